@@ -1,0 +1,53 @@
+/* char.c - kernels with 8-bit state entries (OpenSSL's RC4_CHAR): 256 bytes
+ * of state, four cache lines; byte loads and stores. */
+#include "loop.h"
+
+RC4K_SET_KEY(char_set_key, uint8_t, c)
+RC4K_CRYPT(char_1x, uint8_t, c, uint32_t, 1)
+RC4K_CRYPT_PTR(char_1x_ptr, uint8_t, c, uint32_t)
+RC4K_CRYPT(char_4x, uint8_t, c, uint32_t, 4)
+RC4K_CRYPT_CHUNK(char_8x_chunk, uint8_t, c, uint32_t, 1)
+
+/* The P4 trick: load S[x+1] for the next byte before this byte's store to
+ * S[y], so the load need not wait for the store; when y == x+1 the store
+ * changed that entry, and the preloaded value is replaced by what was stored. */
+static void char_1x_preload(struct rc4k_state *st, size_t len,
+			    const uint8_t *in, uint8_t *out)
+{
+	uint8_t *S = st->s.c;
+	uint32_t x = st->x, y = st->y;
+	uint32_t tx = S[(x + 1) & 0xff];
+
+	for (size_t n = 0; n < len; n++) {
+		uint32_t ty, nx, ntx;
+
+		x = (x + 1) & 0xff;
+		y = (y + tx) & 0xff;
+		ty = S[y];
+		nx = (x + 1) & 0xff;
+		ntx = S[nx];
+		S[y] = (uint8_t)tx;
+		S[x] = (uint8_t)ty;
+		if (nx == y)
+			ntx = tx;
+		out[n] = in[n] ^ S[(tx + ty) & 0xff];
+		tx = ntx;
+	}
+	st->x = x;
+	st->y = y;
+}
+
+RC4K_DEFINE(rc4k_char_1x, "char-1x",
+	    "8-bit state, one byte a trip (the folded .Lcloop1 loop)",
+	    char_set_key, char_1x);
+RC4K_DEFINE(rc4k_char_1x_ptr, "char-1x-ptr",
+	    "8-bit state, one byte a trip, buffers walked by pointer",
+	    char_set_key, char_1x_ptr);
+RC4K_DEFINE(rc4k_char_1x_preload, "char-1x-preload",
+	    "8-bit state, loads S[x+1] before storing S[y], alias fix-up",
+	    char_set_key, char_1x_preload);
+RC4K_DEFINE(rc4k_char_4x, "char-4x", "8-bit state, unrolled x4",
+	    char_set_key, char_4x);
+RC4K_DEFINE(rc4k_char_8x_chunk, "char-8x-chunk",
+	    "8-bit state, 8 keystream bytes gathered, one 64-bit XOR",
+	    char_set_key, char_8x_chunk);

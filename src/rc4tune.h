@@ -1,0 +1,56 @@
+/* rc4tune.h - RC4 with the kernel measured fastest on this machine.
+ *
+ * Link with `pkg-config --cflags --libs librc4tune`.  See librc4tune(3). */
+#ifndef RC4TUNE_H
+#define RC4TUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define RC4TUNE_API __attribute__((visibility("default")))
+#else
+#define RC4TUNE_API
+#endif
+
+/* Big enough for the widest state (256 64-bit entries) plus the indices.
+ * Caller-allocated; its contents are private to the library. */
+typedef struct rc4tune_key {
+	const void *kernel; /* the kernel that set this key up */
+	union {
+		uint64_t align;
+		unsigned char bytes[16 + 256 * 8];
+	} state;
+} rc4tune_key;
+
+/* Set up KEY from LEN (1..256) bytes of DATA with the current kernel.
+ * Returns 0, or -1 with errno = EINVAL. */
+RC4TUNE_API int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len);
+
+/* XOR LEN keystream bytes into IN, writing OUT.  IN == OUT is allowed, any
+ * alignment; a stream split over several calls equals one call. */
+RC4TUNE_API void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in,
+			       void *out);
+
+/* The kernel that new keys will use (selected at first use). */
+RC4TUNE_API const char *rc4tune_kernel_name(void);
+
+/* Make new keys in this process use kernel NAME.  Returns 0, or -1 with
+ * errno = ENOENT (unknown name) or ENOTSUP (this CPU cannot run it).
+ * Keys already set up keep their own kernel. */
+RC4TUNE_API int rc4tune_use_kernel(const char *name);
+
+/* The kernels this build compiled, in registry order, for I = 0, 1, ...
+ * Returns NULL past the last one.  *SUMMARY (if not NULL) gets a one-line
+ * description, *USABLE (if not NULL) whether this CPU can run it. */
+RC4TUNE_API const char *rc4tune_kernel_info(size_t i, const char **summary,
+					    int *usable);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

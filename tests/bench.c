@@ -1,0 +1,151 @@
+/* bench.c - every kernel side by side through the public API (and OpenSSL's
+ * RC4() where built with it), in one run: `make bench`.
+ *
+ * Slices of a few milliseconds, round-robin over kernels so drift hits all
+ * alike, medians over rounds.  Prints MB/s per block size, the geometric
+ * mean, each kernel's ratio to the best, and the library's own pick with
+ * its ratio to the best (pick/best), which is what the tuner must get right. */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rc4tune.h"
+#ifdef HAVE_LIBCRYPTO
+#include <openssl/rc4.h>
+#endif
+
+#define NSIZES 5
+static const size_t sizes[NSIZES] = { 16, 64, 256, 1024, 8192 };
+#define MAXK 64
+#define MAXROUNDS 64
+
+struct cand {
+	const char *name;
+	int openssl;
+	double mbs[NSIZES][MAXROUNDS];
+	double med[NSIZES], score;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static uint8_t buf[8192];
+
+/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds. */
+static double slice(struct cand *c, size_t len, double secs)
+{
+	rc4tune_key k;
+#ifdef HAVE_LIBCRYPTO
+	RC4_KEY ok;
+	if (c->openssl)
+		RC4_set_key(&ok, 16, (const unsigned char *)"0123456789abcdef");
+	else
+#endif
+	{
+		rc4tune_use_kernel(c->name);
+		rc4tune_set_key(&k, "0123456789abcdef", 16);
+	}
+	size_t bytes = 0, reps = 64;
+	double t0 = now(), t;
+	do {
+		for (size_t r = 0; r < reps; r++) {
+#ifdef HAVE_LIBCRYPTO
+			if (c->openssl)
+				RC4(&ok, len, buf, buf);
+			else
+#endif
+				rc4tune_crypt(&k, len, buf, buf);
+		}
+		bytes += reps * len;
+		t = now() - t0;
+	} while (t < secs);
+	return bytes / t / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	static struct cand cands[MAXK];
+	int n = 0, rounds = 9;
+	double secs = 0.002;
+	const char *pick = rc4tune_kernel_name(); /* first use: the library's choice */
+
+	for (int a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
+			rounds = atoi(argv[++a]);
+		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
+			secs = atof(argv[++a]) / 1000;
+		else if (n < MAXK)
+			cands[n++].name = argv[a];
+	}
+	if (rounds < 1 || rounds > MAXROUNDS || secs <= 0) {
+		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [KERNEL...]\n",
+			MAXROUNDS);
+		return 2;
+	}
+	if (n == 0) {
+		const char *name;
+		int usable;
+		for (size_t i = 0; n < MAXK - 1 &&
+				   (name = rc4tune_kernel_info(i, NULL, &usable));
+		     i++)
+			if (usable)
+				cands[n++].name = name;
+#ifdef HAVE_LIBCRYPTO
+		cands[n].name = "openssl";
+		cands[n++].openssl = 1;
+#endif
+	}
+
+	for (int r = 0; r < rounds; r++)
+		for (int s = 0; s < NSIZES; s++)
+			for (int i = 0; i < n; i++)
+				cands[i].mbs[s][r] = slice(&cands[i], sizes[s], secs);
+
+	int best = 0;
+	for (int i = 0; i < n; i++) {
+		double lg = 0;
+		for (int s = 0; s < NSIZES; s++) {
+			qsort(cands[i].mbs[s], rounds, sizeof(double), cmp_double);
+			cands[i].med[s] = cands[i].mbs[s][rounds / 2];
+			lg += log(cands[i].med[s]);
+		}
+		cands[i].score = exp(lg / NSIZES);
+		if (!cands[i].openssl && cands[i].score > cands[best].score)
+			best = i;
+	}
+
+	printf("%-16s", "MB/s");
+	for (int s = 0; s < NSIZES; s++)
+		printf(" %8zu", sizes[s]);
+	printf(" %8s %7s\n", "geomean", "/best");
+	for (int i = 0; i < n; i++) {
+		printf("%-16s", cands[i].name);
+		for (int s = 0; s < NSIZES; s++)
+			printf(" %8.1f", cands[i].med[s]);
+		printf(" %8.1f %7.3f%s\n", cands[i].score,
+		       cands[i].score / cands[best].score, i == best ? " *" : "");
+	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(cands[i].name, pick) == 0)
+			printf("library picks %s: pick/best = %.3f (best %s)\n",
+			       pick, cands[i].score / cands[best].score,
+			       cands[best].name);
+	for (int i = 0; i < n; i++)
+		if (cands[i].openssl)
+			printf("best/openssl = %.3f\n",
+			       cands[best].score / cands[i].score);
+	return 0;
+}

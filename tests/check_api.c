@@ -1,0 +1,140 @@
+/* check_api.c - the public key API as a program sees it. */
+#include <config.h>
+
+#include <errno.h>
+#include <string.h>
+#include "rc4tune.h"
+#include "kernels/kernel.h"
+#include "testutil.h"
+
+/* Key "Key" on zeros: the keystream every RC4 prints for it. */
+static const uint8_t key_ks[8] = { 0xeb, 0x9f, 0x77, 0x81,
+				   0xb7, 0x34, 0xca, 0x72 };
+
+START_TEST(test_known_answer)
+{
+	rc4tune_key k;
+	uint8_t buf[8] = { 0 };
+
+	ck_assert_int_eq(rc4tune_set_key(&k, "Key", 3), 0);
+	rc4tune_crypt(&k, sizeof buf, buf, buf);
+	ck_assert_mem_eq(buf, key_ks, sizeof buf);
+}
+END_TEST
+
+START_TEST(test_bad_key_length)
+{
+	rc4tune_key k;
+	uint8_t data[257] = { 1 };
+
+	errno = 0;
+	ck_assert_int_eq(rc4tune_set_key(&k, data, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(rc4tune_set_key(&k, data, 257), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(rc4tune_set_key(&k, NULL, 5), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(rc4tune_set_key(NULL, data, 5), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(rc4tune_set_key(&k, data, 1), 0);
+	ck_assert_int_eq(rc4tune_set_key(&k, data, 256), 0);
+}
+END_TEST
+
+START_TEST(test_use_kernel)
+{
+	ck_assert_int_eq(rc4tune_use_kernel("long-1x"), 0);
+	ck_assert_str_eq(rc4tune_kernel_name(), "long-1x");
+	ck_assert_int_eq(rc4tune_use_kernel("char-1x"), 0);
+	ck_assert_str_eq(rc4tune_kernel_name(), "char-1x");
+
+	errno = 0;
+	ck_assert_int_eq(rc4tune_use_kernel("no-such-kernel"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(rc4tune_use_kernel(NULL), -1);
+	ck_assert_str_eq(rc4tune_kernel_name(), "char-1x");
+}
+END_TEST
+
+/* A key keeps the kernel (and state layout) that set it up, so switching
+ * kernels mid-stream must not change its bytes. */
+START_TEST(test_key_keeps_kernel)
+{
+	static uint8_t zero[4096], a[4096], b[4096];
+	rc4tune_key k1, k2;
+
+	ck_assert_int_eq(rc4tune_use_kernel("char-1x"), 0);
+	ck_assert_int_eq(rc4tune_set_key(&k1, "Key", 3), 0);
+	rc4tune_crypt(&k1, 1000, zero, a);
+
+	ck_assert_int_eq(rc4tune_use_kernel("long-8x-chunk"), 0);
+	rc4tune_crypt(&k1, sizeof a - 1000, zero, a + 1000);
+	ck_assert_int_eq(rc4tune_set_key(&k2, "Key", 3), 0);
+	rc4tune_crypt(&k2, sizeof b, zero, b);
+
+	ck_assert_mem_eq(a, key_ks, sizeof key_ks);
+	ck_assert_mem_eq(a, b, sizeof a);
+	ck_assert_ptr_eq(k1.kernel, rc4k_find("char-1x"));
+	ck_assert_ptr_eq(k2.kernel, rc4k_find("long-8x-chunk"));
+}
+END_TEST
+
+START_TEST(test_kernel_info)
+{
+	size_t n = 0;
+	const char *name, *summary;
+	int usable;
+
+	while ((name = rc4tune_kernel_info(n, &summary, &usable)) != NULL) {
+		ck_assert_ptr_eq(rc4k_find(name), rc4k_registry[n]);
+		ck_assert_ptr_nonnull(summary);
+		ck_assert_int_eq(usable, rc4k_usable(rc4k_registry[n]));
+		n++;
+	}
+	ck_assert_ptr_null(rc4k_registry[n]);
+	ck_assert_uint_ge(n, 12);
+	ck_assert_ptr_null(rc4tune_kernel_info((size_t)-1, NULL, NULL));
+}
+END_TEST
+
+/* Every kernel agrees with every other through the public API, for the
+ * same key and a stream split over calls. */
+START_TEST(test_every_kernel_public)
+{
+	static uint8_t in[3000], want[3000], got[3000];
+	rc4tune_key k;
+	const char *name;
+
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(i * 7);
+	ck_assert_int_eq(rc4tune_use_kernel("char-ref"), 0);
+	ck_assert_int_eq(rc4tune_set_key(&k, "secret key", 10), 0);
+	rc4tune_crypt(&k, sizeof in, in, want);
+	for (size_t i = 0; (name = rc4tune_kernel_info(i, NULL, NULL)); i++) {
+		if (rc4tune_use_kernel(name) != 0)
+			continue; /* not usable on this CPU */
+		ck_assert_int_eq(rc4tune_set_key(&k, "secret key", 10), 0);
+		rc4tune_crypt(&k, 17, in, got);
+		rc4tune_crypt(&k, sizeof in - 17, in + 17, got + 17);
+		ck_assert_msg(memcmp(want, got, sizeof in) == 0, "%s", name);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("key");
+
+	tcase_add_test(tc, test_known_answer);
+	tcase_add_test(tc, test_bad_key_length);
+	tcase_add_test(tc, test_use_kernel);
+	tcase_add_test(tc, test_key_keeps_kernel);
+	tcase_add_test(tc, test_kernel_info);
+	tcase_add_test(tc, test_every_kernel_public);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

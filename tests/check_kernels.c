@@ -1,0 +1,214 @@
+/* check_kernels.c - every kernel in the registry against RFC 6229, against
+ * the reference kernel on random input, and against OpenSSL's RC4(). */
+#include <config.h>
+
+#include <string.h>
+#include "kernels/kernel.h"
+#include "testutil.h"
+#ifdef HAVE_LIBCRYPTO
+#include <openssl/rc4.h>
+#endif
+
+static size_t nkernels;
+
+/* --- RFC 6229, parsed from tests/rfc6229.txt --- */
+#define RFC_KEYS 14
+#define RFC_ROWS 18
+static struct {
+	uint8_t key[32];
+	size_t len;
+	size_t off[RFC_ROWS];
+	uint8_t ks[RFC_ROWS][16];
+	int nrows;
+} rfc[RFC_KEYS];
+static int nrfc;
+
+static void load_rfc6229(void)
+{
+	const char *dir = getenv("RC4TUNE_TEST_DATA");
+	char path[4096], line[256];
+
+	snprintf(path, sizeof path, "%s/rfc6229.txt", dir ? dir : "tests");
+	FILE *f = fopen(path, "r");
+	if (f == NULL) {
+		perror(path);
+		exit(EXIT_FAILURE);
+	}
+	while (fgets(line, sizeof line, f)) {
+		unsigned dec, hex, b[16];
+		char keyhex[80];
+
+		if (sscanf(line, "key: 0x%79s", keyhex) == 1) {
+			if (nrfc == RFC_KEYS)
+				break;
+			size_t n = strlen(keyhex) / 2;
+			for (size_t i = 0; i < n; i++)
+				sscanf(keyhex + 2 * i, "%2hhx", &rfc[nrfc].key[i]);
+			rfc[nrfc++].len = n;
+		} else if (sscanf(line,
+				  "DEC %u HEX %x: %x %x %x %x %x %x %x %x %x %x "
+				  "%x %x %x %x %x %x",
+				  &dec, &hex, &b[0], &b[1], &b[2], &b[3], &b[4],
+				  &b[5], &b[6], &b[7], &b[8], &b[9], &b[10],
+				  &b[11], &b[12], &b[13], &b[14], &b[15]) == 18 &&
+			   nrfc > 0 && rfc[nrfc - 1].nrows < RFC_ROWS) {
+			int r = rfc[nrfc - 1].nrows++;
+			rfc[nrfc - 1].off[r] = dec;
+			for (int i = 0; i < 16; i++)
+				rfc[nrfc - 1].ks[r][i] = (uint8_t)b[i];
+		}
+	}
+	fclose(f);
+}
+
+START_TEST(test_rfc6229_data)
+{
+	/* A truncated data file must not pass as "every vector checked". */
+	ck_assert_int_eq(nrfc, RFC_KEYS);
+	for (int i = 0; i < nrfc; i++)
+		ck_assert_int_eq(rfc[i].nrows, RFC_ROWS);
+}
+END_TEST
+
+START_TEST(test_rfc6229)
+{
+	const struct rc4k *k = rc4k_registry[_i];
+	static uint8_t zero[4112], out[4112];
+	struct rc4k_state st;
+
+	if (!rc4k_usable(k)) {
+		printf("%s: not usable on this CPU, RFC 6229 skipped\n", k->name);
+		return;
+	}
+	for (int v = 0; v < nrfc; v++) {
+		k->set_key(&st, rfc[v].key, rfc[v].len);
+		k->crypt(&st, sizeof out, zero, out);
+		for (int r = 0; r < rfc[v].nrows; r++)
+			ck_assert_msg(memcmp(out + rfc[v].off[r], rfc[v].ks[r],
+					     16) == 0,
+				      "%s: key %d (%zu bytes) offset %zu",
+				      k->name, v, rfc[v].len, rfc[v].off[r]);
+	}
+}
+END_TEST
+
+START_TEST(test_selftest)
+{
+	const struct rc4k *k = rc4k_registry[_i];
+	if (rc4k_usable(k))
+		ck_assert_msg(rc4k_selftest(k) == 0, "%s fails its self-test",
+			      k->name);
+}
+END_TEST
+
+/* --- random cross-check against the reference --- */
+#define MAXLEN 5000
+
+/* Run K over IN in random pieces, with IN/OUT at the given misalignments,
+ * in place if asked; the result lands in RESULT. */
+static void crypt_split(const struct rc4k *k, struct rc4k_state *st,
+			uint64_t *seed, const uint8_t *in, size_t len,
+			unsigned ain, unsigned aout, int inplace,
+			uint8_t *result)
+{
+	static uint8_t bin[MAXLEN + 16], bout[MAXLEN + 16];
+	uint8_t *pi = bin + ain, *po = inplace ? pi : bout + aout;
+	size_t done = 0;
+
+	memcpy(pi, in, len);
+	while (done < len) {
+		size_t n = test_below(seed, 4) == 0 ? len - done
+			   : test_below(seed, len - done + 1);
+		k->crypt(st, n, pi + done, po + done);
+		done += n;
+	}
+	memcpy(result, po, len);
+}
+
+START_TEST(test_vs_reference)
+{
+	const struct rc4k *k = rc4k_registry[_i], *ref = rc4k_registry[0];
+	static uint8_t key[256], in[MAXLEN], want[MAXLEN], got[MAXLEN];
+	uint64_t seed = 0x5eed0000u + (uint64_t)_i;
+	struct rc4k_state sr, sk;
+
+	if (!rc4k_usable(k))
+		return;
+	for (int trial = 0; trial < 300; trial++) {
+		size_t klen = 1 + test_below(&seed, 256);
+		/* mostly short lengths, where head/tail handling lives */
+		size_t len = test_below(&seed, 3) ? test_below(&seed, 80)
+						  : test_below(&seed, MAXLEN + 1);
+		unsigned ain = (unsigned)test_below(&seed, 8);
+		unsigned aout = (unsigned)test_below(&seed, 8);
+		int inplace = test_below(&seed, 3) == 0;
+
+		test_fill(&seed, key, klen);
+		test_fill(&seed, in, len);
+		ref->set_key(&sr, key, klen);
+		k->set_key(&sk, key, klen);
+		/* the same stream continues over two messages */
+		for (int msg = 0; msg < 2; msg++) {
+			ref->crypt(&sr, len, in, want);
+			crypt_split(k, &sk, &seed, in, len, ain, aout, inplace,
+				    got);
+			ck_assert_msg(memcmp(want, got, len) == 0,
+				      "%s: trial %d key %zu bytes, len %zu, "
+				      "in+%u out+%u%s, message %d",
+				      k->name, trial, klen, len, ain, aout,
+				      inplace ? " in place" : "", msg);
+		}
+	}
+}
+END_TEST
+
+/* --- OpenSSL's RC4() as an independent oracle --- */
+START_TEST(test_vs_openssl)
+{
+#ifdef HAVE_LIBCRYPTO
+	const struct rc4k *k = rc4k_registry[_i];
+	static uint8_t key[256], in[MAXLEN], want[MAXLEN], got[MAXLEN];
+	uint64_t seed = 0x055100u + (uint64_t)_i;
+	struct rc4k_state st;
+	RC4_KEY ok;
+
+	if (!rc4k_usable(k))
+		return;
+	for (int trial = 0; trial < 100; trial++) {
+		size_t klen = 1 + test_below(&seed, 256);
+		size_t len = test_below(&seed, MAXLEN + 1);
+
+		test_fill(&seed, key, klen);
+		test_fill(&seed, in, len);
+		RC4_set_key(&ok, (int)klen, key);
+		RC4(&ok, len, in, want);
+		k->set_key(&st, key, klen);
+		k->crypt(&st, len, in, got);
+		ck_assert_msg(memcmp(want, got, len) == 0,
+			      "%s differs from OpenSSL: key %zu bytes, len %zu",
+			      k->name, klen, len);
+	}
+#else
+	if (_i == 0)
+		printf("OpenSSL libcrypto not found: oracle test skipped\n");
+#endif
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("kernels");
+	TCase *tc = tcase_create("all");
+
+	while (rc4k_registry[nkernels])
+		nkernels++;
+	load_rfc6229();
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_rfc6229_data);
+	tcase_add_loop_test(tc, test_rfc6229, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_selftest, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_vs_reference, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_vs_openssl, 0, (int)nkernels);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
