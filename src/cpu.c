@@ -1,0 +1,81 @@
+/* cpu.c - CPU identification through libcpuid (x86 only).  Only vendor,
+ * display family/model and a few flags are kept: codename strings are stale
+ * for new CPUs, and the 4-bit base model is ambiguous. */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+#include "cpu.h"
+
+#ifdef HAVE_LIBCPUID
+#include <libcpuid.h>
+
+static int decode(struct rc4_cpu *cpu, struct cpu_raw_data_t *raw,
+		  const char **why)
+{
+	struct cpu_id_t id;
+
+	if (cpu_identify(raw, &id) != 0) {
+		*why = cpuid_error();
+		return -1;
+	}
+	memset(cpu, 0, sizeof *cpu);
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%s", id.vendor_str);
+	cpu->family = id.ext_family;
+	cpu->model = id.ext_model;
+	cpu->cores = id.num_cores;
+	cpu->ht = id.flags[CPU_FEATURE_HT];
+	cpu->sse2 = id.flags[CPU_FEATURE_SSE2];
+	cpu->avx2 = id.flags[CPU_FEATURE_AVX2];
+	cpu->bmi2 = id.flags[CPU_FEATURE_BMI2];
+	return 0;
+}
+
+int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
+{
+	struct cpu_raw_data_t raw;
+
+	if (!cpuid_present()) {
+		*why = "no CPUID instruction";
+		return -1;
+	}
+	if (cpuid_get_raw_data(&raw) != 0) {
+		*why = cpuid_error();
+		return -1;
+	}
+	return decode(cpu, &raw, why);
+}
+
+int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
+{
+	struct cpu_raw_data_t raw;
+
+	if (cpuid_deserialize_raw_data(&raw, path) != 0) {
+		*why = cpuid_error();
+		return -1;
+	}
+	return decode(cpu, &raw, why);
+}
+
+#else
+
+int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
+{
+	memset(cpu, 0, sizeof *cpu);
+	*why = "built without libcpuid (not an x86 build)";
+	return -1;
+}
+
+int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
+{
+	(void)path;
+	return rc4_cpu_identify(cpu, why);
+}
+
+#endif
+
+void rc4_cpu_section(const struct rc4_cpu *cpu, char *buf, unsigned size)
+{
+	snprintf(buf, size, "cpu %s %d %d", cpu->vendor, cpu->family,
+		 cpu->model);
+}

@@ -1,0 +1,27 @@
+/* cpu.h - who this CPU is, in the terms the config and the heuristic use. */
+#ifndef RC4_CPU_H
+#define RC4_CPU_H
+
+#include <stdbool.h>
+
+struct rc4_cpu {
+	char vendor[16]; /* CPUID vendor string, e.g. "GenuineIntel" */
+	int family;      /* display family and model, as /proc/cpuinfo */
+	int model;
+	int cores;       /* physical cores on the package */
+	bool ht;         /* CPUID's hyper-threading bit: shown, never trusted */
+	bool sse2, avx2, bmi2;
+};
+
+/* Identify the running CPU.  Returns 0, or -1 (CPU not identifiable: a
+ * non-x86 build or CPUID failed) with *why set to a short reason. */
+int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why);
+
+/* The same from a raw CPUID dump written by libcpuid's
+ * cpuid_serialize_raw_data(). */
+int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why);
+
+/* The config section name for CPU: "cpu VENDOR FAMILY MODEL". */
+void rc4_cpu_section(const struct rc4_cpu *cpu, char *buf, unsigned size);
+
+#endif
