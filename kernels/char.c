@@ -2,6 +2,8 @@
  * of state, four cache lines; byte loads and stores. */
 #include "loop.h"
 
+#define RC4K_WIDTH 1 /* sizeof(uint8_t) */
+
 RC4K_SET_KEY(char_set_key, uint8_t, c)
 RC4K_CRYPT(char_1x, uint8_t, c, uint32_t, 1)
 RC4K_CRYPT_PTR(char_1x_ptr, uint8_t, c, uint32_t)

@@ -2,6 +2,8 @@
  * state; no partial-register writes, and the K8's preferred layout. */
 #include "loop.h"
 
+#define RC4K_WIDTH 4 /* sizeof(uint32_t) */
+
 RC4K_SET_KEY(int_set_key, uint32_t, i)
 RC4K_CRYPT(int_1x, uint32_t, i, uint32_t, 1)
 /* The same loop with 64-bit index registers: the seed's "drop the 32-bit

@@ -21,6 +21,10 @@ struct rc4k {
 	const char *name;    /* stable: configs name kernels by it */
 	const char *summary; /* one line for --list */
 	int (*usable)(void); /* NULL: runs on any CPU */
+	/* State layout: bytes per s entry (1 char, 4 int, 8 long), with x and
+	 * y the plain indices.  Kernels of one nonzero width can continue each
+	 * other's keys; 0: a private layout, shared with no other kernel. */
+	uint8_t width;
 	void (*set_key)(struct rc4k_state *st, const uint8_t *key, size_t len);
 	void (*crypt)(struct rc4k_state *st, size_t len, const uint8_t *in,
 		      uint8_t *out);

@@ -2,6 +2,8 @@
  * 3.3x faster on Opteron): 2 KiB of state, every access a full register. */
 #include "loop.h"
 
+#define RC4K_WIDTH 8 /* sizeof(uint64_t) */
+
 RC4K_SET_KEY(long_set_key, uint64_t, l)
 RC4K_CRYPT(long_1x, uint64_t, l, uint64_t, 1)
 RC4K_CRYPT(long_8x, uint64_t, l, uint64_t, 8)
