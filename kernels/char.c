@@ -3,8 +3,9 @@
 #include "loop.h"
 
 #define RC4K_WIDTH 1 /* sizeof(uint8_t) */
+#include "setkey.h"
 
-RC4K_SET_KEY(char_set_key, uint8_t, c)
+RC4K_SET_KEY(rc4k_char_set_key, uint8_t, c)
 RC4K_CRYPT(char_1x, uint8_t, c, uint32_t, 1)
 RC4K_CRYPT_PTR(char_1x_ptr, uint8_t, c, uint32_t)
 RC4K_CRYPT(char_4x, uint8_t, c, uint32_t, 4)
@@ -41,15 +42,15 @@ static void char_1x_preload(struct rc4k_state *st, size_t len,
 
 RC4K_DEFINE(rc4k_char_1x, "char-1x",
 	    "8-bit state, one byte a trip (the folded .Lcloop1 loop)",
-	    char_set_key, char_1x);
+	    rc4k_char_set_key, char_1x);
 RC4K_DEFINE(rc4k_char_1x_ptr, "char-1x-ptr",
 	    "8-bit state, one byte a trip, buffers walked by pointer",
-	    char_set_key, char_1x_ptr);
+	    rc4k_char_set_key, char_1x_ptr);
 RC4K_DEFINE(rc4k_char_1x_preload, "char-1x-preload",
 	    "8-bit state, loads S[x+1] before storing S[y], alias fix-up",
-	    char_set_key, char_1x_preload);
+	    rc4k_char_set_key, char_1x_preload);
 RC4K_DEFINE(rc4k_char_4x, "char-4x", "8-bit state, unrolled x4",
-	    char_set_key, char_4x);
+	    rc4k_char_set_key, char_4x);
 RC4K_DEFINE(rc4k_char_8x_chunk, "char-8x-chunk",
 	    "8-bit state, 8 keystream bytes gathered, one 64-bit XOR",
-	    char_set_key, char_8x_chunk);
+	    rc4k_char_set_key, char_8x_chunk);

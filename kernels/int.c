@@ -3,8 +3,9 @@
 #include "loop.h"
 
 #define RC4K_WIDTH 4 /* sizeof(uint32_t) */
+#include "setkey.h"
 
-RC4K_SET_KEY(int_set_key, uint32_t, i)
+RC4K_SET_KEY(rc4k_int_set_key, uint32_t, i)
 RC4K_CRYPT(int_1x, uint32_t, i, uint32_t, 1)
 /* The same loop with 64-bit index registers: the seed's "drop the 32-bit
  * destination of movzb" experiment, expressed in C. */
@@ -17,22 +18,22 @@ RC4K_CRYPT_CHUNK(int_8x_chunk, uint32_t, i, uint32_t, 1)
 RC4K_CRYPT_CHUNK(int_16x_chunk, uint32_t, i, uint32_t, 2)
 
 RC4K_DEFINE(rc4k_int_1x, "int-1x", "32-bit state, one byte a trip",
-	    int_set_key, int_1x);
+	    rc4k_int_set_key, int_1x);
 RC4K_DEFINE(rc4k_int_1x_r64, "int-1x-r64",
 	    "32-bit state, one byte a trip, 64-bit index registers",
-	    int_set_key, int_1x_r64);
+	    rc4k_int_set_key, int_1x_r64);
 RC4K_DEFINE(rc4k_int_1x_ptr, "int-1x-ptr",
 	    "32-bit state, one byte a trip, buffers walked by pointer",
-	    int_set_key, int_1x_ptr);
+	    rc4k_int_set_key, int_1x_ptr);
 RC4K_DEFINE(rc4k_int_4x, "int-4x", "32-bit state, unrolled x4",
-	    int_set_key, int_4x);
+	    rc4k_int_set_key, int_4x);
 RC4K_DEFINE(rc4k_int_8x, "int-8x", "32-bit state, unrolled x8",
-	    int_set_key, int_8x);
+	    rc4k_int_set_key, int_8x);
 RC4K_DEFINE(rc4k_int_16x, "int-16x", "32-bit state, unrolled x16",
-	    int_set_key, int_16x);
+	    rc4k_int_set_key, int_16x);
 RC4K_DEFINE(rc4k_int_8x_chunk, "int-8x-chunk",
 	    "32-bit state, 8 keystream bytes gathered, one 64-bit XOR",
-	    int_set_key, int_8x_chunk);
+	    rc4k_int_set_key, int_8x_chunk);
 RC4K_DEFINE(rc4k_int_16x_chunk, "int-16x-chunk",
 	    "32-bit state, 16 bytes gathered, two 64-bit XORs",
-	    int_set_key, int_16x_chunk);
+	    rc4k_int_set_key, int_16x_chunk);

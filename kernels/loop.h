@@ -31,9 +31,10 @@
 		K = (uint8_t)S[(tx_ + ty_) & 0xff];                   \
 	} while (0)
 
-/* The key schedule (KSA) for a state of T entries. */
+/* The key schedule (KSA) for a state of T entries; external (setkey.h), as
+ * the assembly kernels share it. */
 #define RC4K_SET_KEY(fn, T, M)                                                \
-	static void fn(struct rc4k_state *st, const uint8_t *key, size_t len) \
+	void fn(struct rc4k_state *st, const uint8_t *key, size_t len)        \
 	{                                                                     \
 		T *S = st->s.M;                                               \
 		unsigned j = 0;                                               \

@@ -1,5 +1,7 @@
 /* registry.c - the one list of every kernel this build compiled.  A new
  * kernel is its file plus one line here; tests and the tuner iterate this. */
+#include <config.h>
+
 #include <string.h>
 #include "kernel.h"
 
@@ -8,6 +10,13 @@ extern const struct rc4k rc4k_char_ref, rc4k_char_1x, rc4k_char_1x_ptr,
 	rc4k_int_1x_r64, rc4k_int_1x_ptr, rc4k_int_4x, rc4k_int_8x,
 	rc4k_int_16x, rc4k_int_8x_chunk, rc4k_int_16x_chunk, rc4k_long_1x,
 	rc4k_long_8x, rc4k_long_8x_chunk;
+#ifdef RC4TUNE_X86_64
+extern const struct rc4k rc4k_x86_char_1x_r32, rc4k_x86_char_1x_r64,
+	rc4k_x86_char_1x_preload, rc4k_x86_int_8x_chunk,
+	rc4k_x86_long_8x_chunk, rc4k_x86_int_16x_sse2, rc4k_x86_long_16x_sse2,
+	rc4k_x86_char_16x_sse41, rc4k_x86_int_16x_sse41,
+	rc4k_x86_long_16x_sse41;
+#endif
 
 const struct rc4k *const rc4k_registry[] = {
 	&rc4k_char_ref, /* first: the reference */
@@ -27,6 +36,18 @@ const struct rc4k *const rc4k_registry[] = {
 	&rc4k_long_1x,
 	&rc4k_long_8x,
 	&rc4k_long_8x_chunk,
+#ifdef RC4TUNE_X86_64
+	&rc4k_x86_char_1x_r32,
+	&rc4k_x86_char_1x_r64,
+	&rc4k_x86_char_1x_preload,
+	&rc4k_x86_int_8x_chunk,
+	&rc4k_x86_long_8x_chunk,
+	&rc4k_x86_int_16x_sse2,
+	&rc4k_x86_long_16x_sse2,
+	&rc4k_x86_char_16x_sse41,
+	&rc4k_x86_int_16x_sse41,
+	&rc4k_x86_long_16x_sse41,
+#endif
 	NULL,
 };
 

@@ -4,7 +4,11 @@
  * Slices of a few milliseconds, round-robin over kernels so drift hits all
  * alike, medians over rounds.  Prints MB/s per block size, the geometric
  * mean, each kernel's ratio to the best, and the library's own pick with
- * its ratio to the best (pick/best), which is what the tuner must get right. */
+ * its ratio to the best (pick/best), which is what the tuner must get right.
+ * Then the best kernel against OpenSSL per block size: the ratio, and both
+ * in cycles per byte by the TSC (x86).  The TSC ticks at the nominal clock,
+ * not the boost clock the core may run at, so these are TSC ticks per byte,
+ * comparable between runs on one machine rather than core cycles. */
 #include <config.h>
 
 #include <math.h>
@@ -13,6 +17,10 @@
 #include <string.h>
 #include <time.h>
 #include "rc4tune.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#endif
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
@@ -25,8 +33,8 @@ static const size_t sizes[NSIZES] = { 16, 64, 256, 1024, 8192 };
 struct cand {
 	const char *name;
 	int openssl;
-	double mbs[NSIZES][MAXROUNDS];
-	double med[NSIZES], score;
+	double mbs[NSIZES][MAXROUNDS], cpb[NSIZES][MAXROUNDS];
+	double med[NSIZES], cpbmed[NSIZES], score;
 };
 
 static double now(void)
@@ -44,8 +52,18 @@ static int cmp_double(const void *a, const void *b)
 
 static uint8_t buf[8192];
 
-/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds. */
-static double slice(struct cand *c, size_t len, double secs)
+static uint64_t tsc(void)
+{
+#ifdef HAVE_TSC
+	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds; TSC
+ * ticks per byte in *CPB. */
+static double slice(struct cand *c, size_t len, double secs, double *cpb)
 {
 	rc4tune_key k;
 #ifdef HAVE_LIBCRYPTO
@@ -60,6 +78,7 @@ static double slice(struct cand *c, size_t len, double secs)
 	}
 	size_t bytes = 0, reps = 64;
 	double t0 = now(), t;
+	uint64_t c0 = tsc();
 	do {
 		for (size_t r = 0; r < reps; r++) {
 #ifdef HAVE_LIBCRYPTO
@@ -72,6 +91,7 @@ static double slice(struct cand *c, size_t len, double secs)
 		bytes += reps * len;
 		t = now() - t0;
 	} while (t < secs);
+	*cpb = (double)(tsc() - c0) / bytes;
 	return bytes / t / 1e6;
 }
 
@@ -112,7 +132,8 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++)
 		for (int s = 0; s < NSIZES; s++)
 			for (int i = 0; i < n; i++)
-				cands[i].mbs[s][r] = slice(&cands[i], sizes[s], secs);
+				cands[i].mbs[s][r] = slice(&cands[i], sizes[s],
+							   secs, &cands[i].cpb[s][r]);
 
 	int best = 0;
 	for (int i = 0; i < n; i++) {
@@ -120,6 +141,8 @@ int main(int argc, char **argv)
 		for (int s = 0; s < NSIZES; s++) {
 			qsort(cands[i].mbs[s], rounds, sizeof(double), cmp_double);
 			cands[i].med[s] = cands[i].mbs[s][rounds / 2];
+			qsort(cands[i].cpb[s], rounds, sizeof(double), cmp_double);
+			cands[i].cpbmed[s] = cands[i].cpb[s][rounds / 2];
 			lg += log(cands[i].med[s]);
 		}
 		cands[i].score = exp(lg / NSIZES);
@@ -127,12 +150,12 @@ int main(int argc, char **argv)
 			best = i;
 	}
 
-	printf("%-16s", "MB/s");
+	printf("%-20s", "MB/s");
 	for (int s = 0; s < NSIZES; s++)
 		printf(" %8zu", sizes[s]);
 	printf(" %8s %7s\n", "geomean", "/best");
 	for (int i = 0; i < n; i++) {
-		printf("%-16s", cands[i].name);
+		printf("%-20s", cands[i].name);
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.1f", cands[i].med[s]);
 		printf(" %8.1f %7.3f%s\n", cands[i].score,
@@ -143,9 +166,26 @@ int main(int argc, char **argv)
 			printf("library picks %s: pick/best = %.3f (best %s)\n",
 			       pick, cands[i].score / cands[best].score,
 			       cands[best].name);
-	for (int i = 0; i < n; i++)
-		if (cands[i].openssl)
-			printf("best/openssl = %.3f\n",
-			       cands[best].score / cands[i].score);
+	for (int i = 0; i < n; i++) {
+		if (!cands[i].openssl)
+			continue;
+		printf("best/openssl = %.3f\n", cands[best].score / cands[i].score);
+		printf("\n%-20s", "best vs openssl");
+		for (int s = 0; s < NSIZES; s++)
+			printf(" %8zu", sizes[s]);
+		printf("\n%-20s", "MB/s ratio");
+		for (int s = 0; s < NSIZES; s++)
+			printf(" %8.3f", cands[best].med[s] / cands[i].med[s]);
+#ifdef HAVE_TSC
+		const int who[2] = { best, i };
+		for (int w = 0; w < 2; w++) {
+			printf("\n%-20s", "TSC cycles/byte");
+			for (int s = 0; s < NSIZES; s++)
+				printf(" %8.2f", cands[who[w]].cpbmed[s]);
+			printf("  %s", cands[who[w]].name);
+		}
+#endif
+		printf("\n");
+	}
 	return 0;
 }

@@ -1,0 +1,261 @@
+/* rc4.S - x86-64 RC4 loops (GNU as, AT&T syntax, SysV ABI).
+ *
+ * Every function is  void f(struct rc4k_state *st, size_t len,
+ *                           const uint8_t *in, uint8_t *out)
+ * and the macros below generate each loop for a state of W-byte entries
+ * (W = 1 char, 4 int, 8 long): struct rc4k_state keeps x at 0, y at 4 and
+ * S at 16, so entry i is 16(%rdi,i,W) in every layout.
+ *
+ * Registers, the same in every loop (all caller-saved, nothing to save):
+ *   rdi  state            rsi  end of input       r9  input pointer
+ *   r10  out - in, so out is (%r9,%r10) and one pointer walks both buffers
+ *   rcx  x, rdx  y: 8-bit arithmetic on cl/dl wraps mod 256 and leaves the
+ *        upper bits zero, so the full registers index S with no movzb
+ *   rax  S[x] (tx)        r11  S[y] (ty), then tx+ty (the keystream index)
+ *
+ * What limits them here (AMD Zen 4 under KVM, TSC cycles per byte at 8 KiB):
+ * each byte's S[y] store has a data-dependent address, and the next bytes'
+ * S[x] loads must not pass it unless the CPU predicts no alias.  The same
+ * int-state loop ran at 2.75 with that store, 1.75 without it, and 2.57
+ * with it redirected to another array (same addresses, no alias), so the
+ * loops are bound by memory disambiguation around that store, not by
+ * ports: constant displacements for S[x+k] (x kept aligned to the block)
+ * took one uop a byte away and gained nothing measurable. */
+
+	.text
+
+/* Load S[IDX] (IDX a register) into tx or ty, zero-extended. */
+.macro ldtx w, idx
+.if \w == 1
+	movzbl	16(%rdi,\idx,\w), %eax
+.elseif \w == 4
+	movl	16(%rdi,\idx,\w), %eax
+.else
+	movq	16(%rdi,\idx,\w), %rax
+.endif
+.endm
+.macro ldty w, idx
+.if \w == 1
+	movzbl	16(%rdi,\idx,\w), %r11d
+.elseif \w == 4
+	movl	16(%rdi,\idx,\w), %r11d
+.else
+	movq	16(%rdi,\idx,\w), %r11
+.endif
+.endm
+/* Store tx or ty into S[IDX]. */
+.macro sttx w, idx
+.if \w == 1
+	movb	%al, 16(%rdi,\idx,\w)
+.elseif \w == 4
+	movl	%eax, 16(%rdi,\idx,\w)
+.else
+	movq	%rax, 16(%rdi,\idx,\w)
+.endif
+.endm
+.macro stty w, idx
+.if \w == 1
+	movb	%r11b, 16(%rdi,\idx,\w)
+.elseif \w == 4
+	movl	%r11d, 16(%rdi,\idx,\w)
+.else
+	movq	%r11, 16(%rdi,\idx,\w)
+.endif
+.endm
+
+/* One PRGA step up to the keystream index: x += 1, y += S[x], swap; leaves
+ * tx + ty (mod 256) in r11, so the keystream byte is 16(%rdi,%r11,W). */
+.macro swap w
+	incb	%cl
+	ldtx	\w, %rcx
+	addb	%al, %dl
+	ldty	\w, %rdx
+	sttx	\w, %rdx
+	stty	\w, %rcx
+	addb	%al, %r11b
+.endm
+
+.macro entry name
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+	.p2align 4
+\name:
+	movq	%rdx, %r9
+	movq	%rcx, %r10
+	subq	%rdx, %r10
+	leaq	(%rdx,%rsi), %rsi
+	movl	(%rdi), %ecx
+	movl	4(%rdi), %edx
+.endm
+
+/* The bytes a block loop left over, one at a time, then save x and y. */
+.macro tail w
+	cmpq	%rsi, %r9
+	je	9f
+8:	swap	\w
+	movzbl	16(%rdi,%r11,\w), %eax
+	xorb	(%r9), %al
+	movb	%al, (%r9,%r10)
+	incq	%r9
+	cmpq	%rsi, %r9
+	jne	8b
+9:	movl	%ecx, (%rdi)
+	movl	%edx, 4(%rdi)
+	ret
+.endm
+
+.macro end name
+	.size	\name, . - \name
+.endm
+
+/* The folded byte loop (.Lcloop1 style), char state: the next byte's S[x]
+ * load is hoisted to the bottom of the trip, so a trip starts with y += tx.
+ * DST (l or q) and the three registers give the width of the movzb
+ * destinations: on Core 2 the 32-bit form cost an extra uop. */
+.macro byte1 name, dst, tx, ty, k
+	entry	\name
+	cmpq	%rsi, %r9
+	je	9f
+	incb	%cl
+	movzb\dst 16(%rdi,%rcx), \tx
+1:	addb	%al, %dl
+	movzb\dst 16(%rdi,%rdx), \ty
+	movb	%al, 16(%rdi,%rdx)
+	movb	%r11b, 16(%rdi,%rcx)
+	addb	%al, %r11b
+	incb	%cl
+	movzb\dst 16(%rdi,%rcx), \tx
+	movzb\dst 16(%rdi,%r11), \k
+	xorb	(%r9), %r8b
+	movb	%r8b, (%r9,%r10)
+	incq	%r9
+	cmpq	%rsi, %r9
+	jne	1b
+	decb	%cl
+9:	movl	%ecx, (%rdi)
+	movl	%edx, 4(%rdi)
+	ret
+	end	\name
+.endm
+
+/* Char state, S[x+1] loaded before S[y] is stored (the Pentium 4 trick),
+ * so that load never waits on, or is replayed by, this byte's store; when
+ * y == x+1 the store changed that entry and tx itself is the next tx. */
+.macro preload1 name
+	entry	\name
+	cmpq	%rsi, %r9
+	je	9f
+	incb	%cl
+	movzbl	16(%rdi,%rcx), %eax
+1:	addb	%al, %dl
+	movzbl	16(%rdi,%rdx), %r11d
+	movb	%r11b, 16(%rdi,%rcx)
+	incb	%cl
+	movzbl	16(%rdi,%rcx), %r8d
+	movb	%al, 16(%rdi,%rdx)
+	cmpb	%cl, %dl
+	cmove	%eax, %r8d
+	addb	%al, %r11b
+	movzbl	16(%rdi,%r11), %eax
+	xorb	(%r9), %al
+	movb	%al, (%r9,%r10)
+	movl	%r8d, %eax
+	incq	%r9
+	cmpq	%rsi, %r9
+	jne	1b
+	decb	%cl
+9:	movl	%ecx, (%rdi)
+	movl	%edx, 4(%rdi)
+	ret
+	end	\name
+.endm
+
+/* 8 bytes a trip, the keystream gathered into r8 and XORed with one 8-byte
+ * load and store (RC4_CHUNK).  Each byte is zero-extended, shifted and ORed
+ * in: the merge-and-rotate form (movb into r8b, ror $8) chains two uops a
+ * byte through r8 and measured ~3 % slower. */
+.macro chunk8 name, w
+	entry	\name
+	leaq	8(%r9), %rax
+	cmpq	%rsi, %rax
+	ja	7f
+1:	swap	\w
+	movzbl	16(%rdi,%r11,\w), %r8d
+	.irp k, 1, 2, 3, 4, 5, 6, 7
+	swap	\w
+	movzbl	16(%rdi,%r11,\w), %eax
+	shlq	$8*\k, %rax
+	orq	%rax, %r8
+	.endr
+	xorq	(%r9), %r8
+	movq	%r8, (%r9,%r10)
+	addq	$8, %r9
+	leaq	8(%r9), %rax
+	cmpq	%rsi, %rax
+	jbe	1b
+7:	tail	\w
+	end	\name
+.endm
+
+/* Keystream byte K of a 16-byte block into LANE of xmm0 (even K) or xmm1. */
+.macro gather ins, k, lane, w
+.if \k & 1
+	\ins	$\lane, 16(%rdi,%r11,\w), %xmm1
+.else
+	\ins	$\lane, 16(%rdi,%r11,\w), %xmm0
+.endif
+.endm
+
+/* 16 bytes a trip, the keystream gathered into xmm registers and XORed
+ * with one 16-byte load and store.  INS is pinsrb (SSE4.1: byte k into lane
+ * k) or pinsrw (SSE2, int and long state only: the 16-bit load of an entry
+ * is its byte and a zero, so even bytes fill xmm0's words, odd bytes xmm1's,
+ * and xmm1 is shifted up a byte).  Alternating two registers halves the
+ * insert chain; this gather also keeps the integer ports free for the swap
+ * and was the fastest loop here (~2.45 against ~3.0 for chunk8). */
+.macro sse16 name, w, ins
+	entry	\name
+	leaq	16(%r9), %rax
+	cmpq	%rsi, %rax
+	ja	7f
+1:
+	.ifc \ins, pinsrb
+	pxor	%xmm0, %xmm0
+	pxor	%xmm1, %xmm1
+	.endif
+	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	swap	\w
+	.ifc \ins, pinsrb
+	gather	pinsrb, \k, \k, \w
+	.else
+	gather	pinsrw, \k, \k / 2, \w
+	.endif
+	.endr
+	movdqu	(%r9), %xmm2
+	.ifc \ins, pinsrw
+	psllw	$8, %xmm1
+	.endif
+	pxor	%xmm0, %xmm2
+	pxor	%xmm1, %xmm2
+	movdqu	%xmm2, (%r9,%r10)
+	addq	$16, %r9
+	leaq	16(%r9), %rax
+	cmpq	%rsi, %rax
+	jbe	1b
+7:	tail	\w
+	end	\name
+.endm
+
+	byte1	rc4k_x86_char_1x_r32_crypt, l, %eax, %r11d, %r8d
+	byte1	rc4k_x86_char_1x_r64_crypt, q, %rax, %r11, %r8
+	preload1 rc4k_x86_char_1x_preload_crypt
+	chunk8	rc4k_x86_int_8x_chunk_crypt, 4
+	chunk8	rc4k_x86_long_8x_chunk_crypt, 8
+	sse16	rc4k_x86_int_16x_sse2_crypt, 4, pinsrw
+	sse16	rc4k_x86_long_16x_sse2_crypt, 8, pinsrw
+	sse16	rc4k_x86_char_16x_sse41_crypt, 1, pinsrb
+	sse16	rc4k_x86_int_16x_sse41_crypt, 4, pinsrb
+	sse16	rc4k_x86_long_16x_sse41_crypt, 8, pinsrb
+
+	.section .note.GNU-stack,"",@progbits
