@@ -101,17 +101,21 @@ int main(int argc, char **argv)
 	int n = 0, rounds = 9;
 	double secs = 0.002;
 	const char *pick = rc4tune_kernel_name(); /* first use: the library's choice */
+	const char *picker = "library picks";
 
 	for (int a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
 			rounds = atoi(argv[++a]);
 		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
 			secs = atof(argv[++a]) / 1000;
-		else if (n < MAXK)
+		else if (strcmp(argv[a], "--pick") == 0 && a + 1 < argc) {
+			pick = argv[++a]; /* e.g. what the tuner wrote */
+			picker = "--pick";
+		} else if (n < MAXK)
 			cands[n++].name = argv[a];
 	}
 	if (rounds < 1 || rounds > MAXROUNDS || secs <= 0) {
-		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [KERNEL...]\n",
+		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [--pick KERNEL] [KERNEL...]\n",
 			MAXROUNDS);
 		return 2;
 	}
@@ -163,8 +167,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++)
 		if (strcmp(cands[i].name, pick) == 0)
-			printf("library picks %s: pick/best = %.3f (best %s)\n",
-			       pick, cands[i].score / cands[best].score,
+			printf("%s %s: pick/best = %.3f (best %s)\n",
+			       picker, pick, cands[i].score / cands[best].score,
 			       cands[best].name);
 	for (int i = 0; i < n; i++) {
 		if (!cands[i].openssl)
