@@ -6,18 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernels/kernel.h"
+#include "tune.h"
 
 enum { EXIT_USAGE = 2 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rc4tune --list\n"
+		"Usage: rc4tune --generate-conf [--output FILE] [OPTION...]\n"
+		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
+		"       rc4tune --list\n"
 		"       rc4tune --version | --help\n"
 		"\n"
-		"  -l, --list      list the kernels this build compiled\n"
-		"  -V, --version   print the version\n"
-		"  -h, --help      print this help\n");
+		"  -g, --generate-conf   time every kernel; write the fastest to\n"
+		"                        this CPU's section of the config\n"
+		"  -o, --output FILE     that config (default "
+		SYSCONFDIR "/rc4tune.conf);\n"
+		"                        - for stdout\n"
+		"  -s, --speed           time the kernels (all, or those named);\n"
+		"                        write nothing\n"
+		"  -w, --workload W      what the score weighs: mixed (default:\n"
+		"                        every block size alike), bulk, packets,\n"
+		"                        keys (a fresh key per 16-byte message)\n"
+		"  -b, --budget SECONDS  time to spend measuring (default 2.5)\n"
+		"  -j, --json            the report as JSON\n"
+		"  -q, --quiet           print nothing but errors\n"
+		"  -l, --list            list the kernels this build compiled\n"
+		"  -V, --version         print the version\n"
+		"  -h, --help            print this help\n");
 }
 
 /* One kernel a line: name first (scripts cut it), usable here, summary. */
@@ -32,15 +48,56 @@ static int list_kernels(void)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "generate-conf", no_argument, NULL, 'g' },
+		{ "speed", no_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct tune_opts o = { .workload = WORKLOAD_MIXED, .budget = 2.5 };
 	int action = 0, c;
+	char *end;
 
-	while ((c = getopt_long(argc, argv, "lVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "gso:w:b:jqlVh", opts, NULL)) !=
+	       -1) {
 		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'w':
+			if (workload_parse(optarg, &o.workload) != 0) {
+				fprintf(stderr, "rc4tune: unknown workload "
+						"'%s' (mixed, bulk, packets, "
+						"keys)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			o.budget = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.budget > 0) ||
+			    o.budget > 3600) {
+				fprintf(stderr, "rc4tune: --budget wants "
+						"seconds, more than 0 and at "
+						"most 3600, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'g':
+		case 's':
 		case 'l':
 		case 'V':
 			action = c;
@@ -53,6 +110,15 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (action == 's' && optind < argc) {
+		o.kernels = (const char *const *)argv + optind;
+		optind = argc;
+	}
+	if (o.json && action == 'g' && o.output && strcmp(o.output, "-") == 0) {
+		fprintf(stderr, "rc4tune: --json and --output - would share "
+				"stdout\n");
+		return EXIT_USAGE;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "rc4tune: unexpected argument '%s'\n",
 			argv[optind]);
@@ -60,6 +126,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	switch (action) {
+	case 'g':
+		return tune_generate_conf(&o);
+	case 's':
+		return tune_speed(&o);
 	case 'l':
 		return list_kernels();
 	case 'V':

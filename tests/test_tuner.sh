@@ -1,0 +1,211 @@
+#!/bin/sh
+# test_tuner.sh - rc4tune --generate-conf and --speed from the command line:
+# what they write, what a merge keeps byte for byte, what they refuse, what
+# they print.  Short budgets; no timing is asserted (the machine is shared).
+#
+# Environment (make check sets it): RC4TUNE, the rc4tune binary; INIPARSE,
+# tests/iniparse.
+set -u
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${INIPARSE:?set INIPARSE to tests/iniparse}"
+
+tmp=$(mktemp -d) || exit 1
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fails=0
+budget='--budget 0.3'
+cr=$(printf '\r')
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# tune ARGS...: run --generate-conf; stdout in $tmp/out, stderr in $tmp/err.
+tune() {
+	"$RC4TUNE" --generate-conf $budget "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# section FILE: the live CPU's section of FILE (header to kernel line).
+section() {
+	awk -v h="[$live]" '$0 == h { p = 1 } p { print } p && /^kernel = / { exit }' "$1"
+}
+
+# --- --output -: the section alone, on stdout --------------------------
+tune --output -
+if [ $rc -ne 0 ] && grep -q 'cannot identify this CPU' "$tmp/err"; then
+	echo "SKIP: no CPU identification here (not x86?): $(cat "$tmp/err")"
+	exit 77
+fi
+head -n 1 "$tmp/out" | sed 's/^\[\(.*\)\]$/\1/' >"$tmp/live"
+live=$(cat "$tmp/live")
+kernel=$(sed -n 's/^kernel = //p' "$tmp/out")
+if [ $rc -eq 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
+   expr "$live" : 'cpu [^ ][^ ]* [0-9][0-9]* [0-9][0-9]*$' >/dev/null &&
+   [ "$(tail -n 1 "$tmp/out")" = "kernel = $kernel" ] &&
+   [ "$(sed '1d;$d' "$tmp/out" | grep -cv '^;')" -eq 0 ] &&
+   grep -q '^; workload mixed' "$tmp/out" &&
+   "$RC4TUNE" --list | grep -q "^$kernel  *usable "; then
+	ok "--output -: [$live], comments, kernel = $kernel last"
+else
+	fail "--output -: rc=$rc"; cat "$tmp/out" "$tmp/err"
+fi
+
+# --- a fresh file ------------------------------------------------------
+mkdir "$tmp/fresh"
+tune --output "$tmp/fresh/rc4tune.conf"
+f=$tmp/fresh/rc4tune.conf
+k=$(sed -n 's/^kernel = //p' "$f" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$(head -n 1 "$f")" = "[$live]" ] &&
+   [ "$(tail -n 1 "$f")" = "kernel = $k" ] &&
+   [ "$(stat -c %a "$f")" = 644 ] &&
+   [ "$(ls -A "$tmp/fresh")" = rc4tune.conf ] &&
+   grep -q "wrote kernel = $k for \[$live\] to $f" "$tmp/out" &&
+   grep -q "^$k " "$tmp/out" &&
+   "$INIPARSE" "$f" >"$tmp/ini" && [ "$(cat "$tmp/ini")" = "[$live] kernel=$k" ]
+then
+	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k"
+else
+	fail "fresh file: rc=$rc"; cat "$tmp/out" "$tmp/err" "$f"
+fi
+
+# --- merge: replace the live section, drop its duplicate, keep the rest -
+printf '; fleet profiles\n[default]\nkernel = int-8x\r\n\n# an old Intel\n[cpu GenuineIntel 6 15]\nkernel = char-1x\n; about the next section\n\n' >"$tmp/part1"
+printf '[%s]\n; old comment\nkernel = long-1x\n' "$live" >"$tmp/stale1"
+printf '; after the old section: kept\n\n[cpu AuthenticAMD 15 65]\n  kernel = int-1x\n' >"$tmp/part2"
+printf '  [ %s ]\nkernel = char-ref' "$live" >"$tmp/stale2" # no final newline
+cat "$tmp/part1" "$tmp/stale1" "$tmp/part2" "$tmp/stale2" >"$tmp/merge.conf"
+dup=$(cat "$tmp/part1" "$tmp/stale1" "$tmp/part2" | wc -l)
+dup=$((dup + 1))
+tune --output "$tmp/merge.conf"
+section "$tmp/merge.conf" >"$tmp/new"
+cat "$tmp/part1" "$tmp/new" "$tmp/part2" >"$tmp/expect"
+if [ $rc -eq 0 ] && cmp -s "$tmp/expect" "$tmp/merge.conf" &&
+   [ "$(wc -l <"$tmp/new")" -gt 2 ] &&
+   grep -q "removed another \[$live\] section at line $dup" "$tmp/err" &&
+   "$INIPARSE" "$tmp/merge.conf" >"$tmp/ini" &&
+   [ "$(grep -c "^\[$live\]" "$tmp/ini")" -eq 1 ]; then
+	ok "merge: other lines byte for byte, duplicate at line $dup removed"
+else
+	fail "merge: rc=$rc"; cat "$tmp/err"; diff "$tmp/expect" "$tmp/merge.conf"
+fi
+
+# --- append: no section for this CPU yet ------------------------------
+printf '[default]\nkernel = int-8x' >"$tmp/append.conf" # no final newline
+tune --output "$tmp/append.conf"
+section "$tmp/append.conf" >"$tmp/new"
+{ printf '[default]\nkernel = int-8x\n\n'; cat "$tmp/new"; } >"$tmp/expect"
+if [ $rc -eq 0 ] && cmp -s "$tmp/expect" "$tmp/append.conf"; then
+	ok "append after a file without a final newline"
+else
+	fail "append: rc=$rc"; diff "$tmp/expect" "$tmp/append.conf"
+fi
+
+# --- CRLF: the new section takes the file's line ends ------------------
+printf '[default]\r\nkernel = int-8x\r\n' >"$tmp/crlf.conf"
+tune --output "$tmp/crlf.conf"
+tr -d '\r' <"$tmp/crlf.conf" >"$tmp/lf"
+section "$tmp/lf" >"$tmp/new"
+{ printf '[default]\nkernel = int-8x\n\n'; cat "$tmp/new"; } >"$tmp/expect"
+if [ $rc -eq 0 ] && cmp -s "$tmp/expect" "$tmp/lf" &&
+   [ -z "$(grep -v "$cr\$" "$tmp/crlf.conf")" ]; then
+	ok "CRLF file: every line still ends in CRLF"
+else
+	fail "CRLF: rc=$rc"; od -c "$tmp/crlf.conf" | tail -n 5
+fi
+
+# --- errors: exit 1, the path and the reason; nothing half-written ------
+tune --output "$tmp/no/such/dir/rc4tune.conf"
+if [ $rc -eq 1 ] && grep -q "$tmp/no/such/dir/rc4tune.conf" "$tmp/err" &&
+   grep -q 'No such file or directory' "$tmp/err"; then
+	ok "missing directory: $(cat "$tmp/err")"
+else
+	fail "missing directory: rc=$rc"; cat "$tmp/err"
+fi
+
+tune --output "$tmp/fresh"
+if [ $rc -eq 1 ] && grep -q "$tmp/fresh: Is a directory" "$tmp/err" &&
+   [ "$(ls -A "$tmp/fresh")" = rc4tune.conf ]; then
+	ok "target is a directory: $(cat "$tmp/err")"
+else
+	fail "target is a directory: rc=$rc"; cat "$tmp/err"
+fi
+
+if [ -c /dev/full ]; then
+	tune --output /dev/full
+	if [ $rc -eq 1 ] && grep -q '/dev/full' "$tmp/err" &&
+	   grep -q 'No space left on device' "$tmp/err" && [ -c /dev/full ]; then
+		ok "full disk (/dev/full): $(cat "$tmp/err")"
+	else
+		fail "/dev/full: rc=$rc"; cat "$tmp/err"
+	fi
+else
+	echo "SKIP: no /dev/full for the full-disk case"
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+	echo "SKIP: unwritable directory (running as root: permission bits do not stop root)"
+else
+	mkdir "$tmp/ro"
+	printf '[default]\nkernel = int-8x\n' >"$tmp/ro/rc4tune.conf"
+	cp "$tmp/ro/rc4tune.conf" "$tmp/old"
+	chmod 555 "$tmp/ro"
+	tune --output "$tmp/ro/rc4tune.conf"
+	if [ $rc -eq 1 ] && grep -q "$tmp/ro/rc4tune.conf" "$tmp/err" &&
+	   grep -q 'Permission denied' "$tmp/err" &&
+	   grep -q 'run as root' "$tmp/err" &&
+	   cmp -s "$tmp/old" "$tmp/ro/rc4tune.conf"; then
+		ok "unwritable directory: old file untouched, hint given"
+	else
+		fail "unwritable directory: rc=$rc"; cat "$tmp/err"
+	fi
+fi
+
+# --- usage errors: exit 2 ---------------------------------------------
+for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra'; do
+	"$RC4TUNE" --generate-conf $bad --output "$tmp/u.conf" >/dev/null 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$tmp/u.conf" ]; then
+		ok "usage error, exit 2: $bad"
+	else
+		fail "usage error $bad: rc=$rc"
+	fi
+done
+
+# --- --quiet: silence, and still the file -----------------------------
+tune --output "$tmp/quiet.conf" --quiet --workload keys
+if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
+   grep -q '^; workload keys' "$tmp/quiet.conf" &&
+   grep -q '^kernel = ' "$tmp/quiet.conf"; then
+	ok "--quiet prints nothing, writes the file (workload keys recorded)"
+else
+	fail "--quiet: rc=$rc"; cat "$tmp/out" "$tmp/err"
+fi
+
+# --- --speed: a report, no file; --json parses --------------------------
+mkdir "$tmp/speed"
+(cd "$tmp/speed" && "$RC4TUNE" --speed $budget int-8x char-1x) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$(ls -A "$tmp/speed")" ] &&
+   grep -q "1000s of bytes per second" "$tmp/out" &&
+   grep -q '^int-8x ' "$tmp/out" && grep -q '^char-1x ' "$tmp/out" &&
+   grep -q ' \*$' "$tmp/out"; then
+	ok "--speed int-8x char-1x: a table, no file"
+else
+	fail "--speed: rc=$rc"; cat "$tmp/out" "$tmp/err"
+fi
+
+"$RC4TUNE" --speed --json $budget >"$tmp/json" 2>"$tmp/err"
+rc=$?
+if ! perl -MJSON::PP -e 1 2>/dev/null; then
+	echo "SKIP: --json check needs perl's JSON::PP"
+elif [ $rc -eq 0 ] && perl -MJSON::PP -e '
+	local $/; my $j = decode_json(<STDIN>);
+	my %ok = map { $_->{name} => 1 } grep { $_->{status} eq "ok" } @{$j->{kernels}};
+	exit !($ok{$j->{winner}} && @{$j->{sizes}} == 5 && $j->{rounds} > 0
+	       && $j->{cpu} eq $ARGV[0]);' "$live" <"$tmp/json"; then
+	ok "--speed --json parses: winner among the kernels, cpu [$live]"
+else
+	fail "--json: rc=$rc"; cat "$tmp/json" "$tmp/err"
+fi
+
+[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }

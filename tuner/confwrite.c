@@ -1,0 +1,330 @@
+/* confwrite.c - put one section into a config file, keeping every other
+ * byte, atomically.
+ *
+ * The file is INI as inih reads it: a line whose first non-blank is ';' or
+ * '#' is a comment, '[' ... ']' a section header.  A section spans from
+ * its header to its last line that is neither blank nor a comment: the
+ * comments after it usually describe the next section, so they stay. */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "confwrite.h"
+
+enum kind { BLANK, COMMENT, HEADER, OTHER };
+
+static enum kind classify(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && isspace((unsigned char)p[i]))
+		i++;
+	if (i == n)
+		return BLANK;
+	if (p[i] == ';' || p[i] == '#')
+		return COMMENT;
+	if (p[i] == '[' && memchr(p + i, ']', n - i))
+		return HEADER;
+	return OTHER;
+}
+
+/* Whether header line P (up to END, which a ']' precedes) names SECTION.
+ * Runs of blanks count as one space and blanks at the brackets' ends are
+ * ignored: "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it
+ * would make a duplicate. */
+static bool names_section(const char *p, const char *end, const char *section)
+{
+	const char *s = section;
+
+	p = (const char *)memchr(p, '[', (size_t)(end - p)) + 1;
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return false;
+		if (*p == ']')
+			return *s == '\0';
+		while (p < end && *p != ' ' && *p != '\t' && *p != ']')
+			if (*s == '\0' || *p++ != *s++)
+				return false;
+		if (*s == ' ')
+			s++;
+		else if (*s != '\0')
+			return false;
+	}
+}
+
+/* TEXT with each '\n' written as EOL. */
+static void put_text(FILE *f, const char *text, const char *eol)
+{
+	for (; *text; text++)
+		if (*text == '\n')
+			fputs(eol, f);
+		else
+			fputc(*text, f);
+}
+
+/* OLD (LEN bytes) with SECTION replaced by TEXT, or TEXT appended.
+ * Returns a malloc'ed buffer of *OUTLEN bytes, or NULL. */
+static char *merge(const char *old, size_t len, const char *section,
+		   const char *text, const char *path, size_t *outlen)
+{
+	char *out = NULL;
+	FILE *f = open_memstream(&out, outlen);
+	const char *nl = memchr(old, '\n', len);
+	const char *eol = nl && nl > old && nl[-1] == '\r' ? "\r\n" : "\n";
+	size_t copied = 0;   /* old[0..copied) is dealt with */
+	size_t span_end = 0; /* end of the live section's last content line */
+	bool in_live = false, last_blank = true;
+	unsigned found = 0, lineno = 0;
+
+	if (f == NULL)
+		return NULL;
+	for (size_t pos = 0, end; pos < len; pos = end) {
+		nl = memchr(old + pos, '\n', len - pos);
+		end = nl ? (size_t)(nl - old) + 1 : len;
+		lineno++;
+
+		enum kind kind = classify(old + pos, end - pos);
+		last_blank = kind == BLANK;
+		if (kind == OTHER && in_live)
+			span_end = end;
+		if (kind != HEADER)
+			continue;
+		if (in_live) {
+			copied = span_end; /* drop the section, keep the rest */
+			in_live = false;
+		}
+		if (!names_section(old + pos, old + end, section))
+			continue;
+		fwrite(old + copied, 1, pos - copied, f);
+		if (found++ == 0)
+			put_text(f, text, eol);
+		else
+			fprintf(stderr, "rc4tune: %s: removed another [%s] "
+					"section at line %u (the library would "
+					"read its kernel last)\n",
+				path, section, lineno);
+		copied = pos;
+		span_end = end;
+		in_live = true;
+	}
+	if (in_live)
+		copied = span_end;
+	fwrite(old + copied, 1, len - copied, f);
+	if (!found) {
+		if (len > 0 && old[len - 1] != '\n')
+			fprintf(f, "%s%s", eol, eol);
+		else if (!last_blank)
+			fputs(eol, f);
+		put_text(f, text, eol);
+	}
+	if (fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int fail(const char *path, const char *what, int err)
+{
+	fprintf(stderr, "rc4tune: cannot write %s: %s%s%s\n", path,
+		what ? what : "", what ? ": " : "", strerror(err));
+	if (err == EACCES || err == EPERM || err == EROFS)
+		fprintf(stderr, "rc4tune: run as root, or write another file "
+				"with --output FILE\n");
+	return -1;
+}
+
+/* The whole of regular file FD, in a malloc'ed buffer of *LEN bytes;
+ * NULL with errno set on failure. */
+static char *read_all(int fd, size_t *len)
+{
+	size_t size = 4096, n = 0;
+	char *buf = malloc(size), *grown;
+
+	if (buf == NULL)
+		return NULL;
+	for (;;) {
+		if (n == size) {
+			if ((grown = realloc(buf, size *= 2)) == NULL)
+				break;
+			buf = grown;
+		}
+		ssize_t r = read(fd, buf + n, size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (r == 0) {
+			*len = n;
+			return buf;
+		}
+		n += (size_t)r;
+	}
+	int err = errno;
+	free(buf);
+	errno = err;
+	return NULL;
+}
+
+/* Replace TARGET by LEN bytes of DATA: a temporary file in the same
+ * directory (so rename is atomic), fsync, rename, fsync the directory so
+ * the rename itself survives a crash.  PATH is what the user named. */
+static int replace_atomically(const char *path, const char *target,
+			      const char *data, size_t len)
+{
+	const char *slash = strrchr(target, '/');
+	char dir[PATH_MAX], tmp[PATH_MAX];
+
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else if (slash == target)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target);
+	if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir,
+		     slash ? slash + 1 : target) >= (int)sizeof tmp)
+		return fail(path, NULL, ENAMETOOLONG);
+
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int err = errno;
+		char what[PATH_MAX + 48];
+
+		snprintf(what, sizeof what,
+			 "cannot create a temporary file in %s", dir);
+		return fail(path, what, err);
+	}
+	const char *step = NULL;
+	if (fchmod(fd, 0644) != 0)
+		step = "chmod";
+	else if (write_all(fd, data, len) != 0)
+		step = "write";
+	else if (fsync(fd) != 0)
+		step = "fsync";
+	int err = errno;
+	if (close(fd) != 0 && step == NULL) {
+		err = errno;
+		step = "close";
+	}
+	if (step == NULL && rename(tmp, target) != 0) {
+		err = errno;
+		step = "rename";
+	}
+	if (step != NULL) {
+		unlink(tmp);
+		return fail(path, step, err);
+	}
+
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Some file systems cannot sync a directory (EINVAL): nothing to do. */
+	if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
+		err = errno;
+		if (dfd >= 0)
+			close(dfd);
+		fprintf(stderr, "rc4tune: %s written, but syncing %s failed: "
+				"%s\n",
+			path, dir, strerror(err));
+		return -1;
+	}
+	close(dfd);
+	return 0;
+}
+
+/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is. */
+static int write_direct(const char *path, const char *text)
+{
+	int fd = strcmp(path, "-") == 0 ? dup(STDOUT_FILENO)
+					: open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail(path, "open", errno);
+	fflush(stdout); /* whatever stdout holds goes first */
+	if (write_all(fd, text, strlen(text)) != 0) {
+		int err = errno;
+
+		close(fd);
+		return fail(path, "write", err);
+	}
+	if (close(fd) != 0)
+		return fail(path, "close", errno);
+	return 0;
+}
+
+int confwrite(const char *path, const char *section, const char *text)
+{
+	char *old = NULL, *merged, resolved[PATH_MAX];
+	const char *target = path;
+	size_t len = 0, outlen;
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return write_direct(path, text);
+	/* O_NONBLOCK: opening a pipe must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		return fail(path, "cannot read it", errno);
+	if (fd >= 0) {
+		if (fstat(fd, &st) != 0) {
+			int err = errno;
+
+			close(fd);
+			return fail(path, "stat", err);
+		}
+		if (S_ISDIR(st.st_mode)) {
+			close(fd);
+			return fail(path, NULL, EISDIR);
+		}
+		if (!S_ISREG(st.st_mode)) {
+			close(fd);
+			return write_direct(path, text);
+		}
+		old = read_all(fd, &len);
+		int err = errno;
+		close(fd);
+		if (old == NULL)
+			return fail(path, "cannot read it", err);
+		/* Through a symlink, replace the file it points to, not the
+		 * link (e.g. /etc/rc4tune.conf -> a shared fleet file). */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			if (realpath(path, resolved) == NULL) {
+				err = errno;
+				free(old);
+				return fail(path, "resolve the symlink", err);
+			}
+			target = resolved;
+		}
+	}
+
+	merged = merge(old ? old : "", len, section, text, path, &outlen);
+	free(old);
+	if (merged == NULL)
+		return fail(path, NULL, ENOMEM);
+	int r = replace_atomically(path, target, merged, outlen);
+	free(merged);
+	return r;
+}

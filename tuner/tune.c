@@ -1,0 +1,118 @@
+/* tune.c - the measuring actions: --speed reports, --generate-conf also
+ * writes the winner into the config. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "confwrite.h"
+#include "cpu.h"
+#include "heuristic.h"
+#include "report.h"
+#include "tune.h"
+
+/* Measure with a progress line when a person watches stderr.  A tie goes
+ * to the heuristic's kernel for CPU (NULL: not identified), so two runs
+ * write the same kernel. */
+static int measure(const struct tune_opts *o, struct measurement *m,
+		   const struct rc4_cpu *cpu)
+{
+	bool show = !o->quiet && isatty(STDERR_FILENO);
+	const char *prefer = cpu ? rc4_heuristic(cpu, NULL) : NULL;
+	int r = measure_run(m, o->kernels, o->workload, o->budget, prefer,
+			    show ? report_progress : NULL, NULL);
+
+	if (show)
+		report_progress_end();
+	return r;
+}
+
+static void report(const struct tune_opts *o, const struct measurement *m,
+		   const char *cpu)
+{
+	if (o->json)
+		report_json(stdout, m, cpu);
+	else
+		report_table(stdout, "", m);
+}
+
+/* A report that did not reach stdout (a full disk, a closed pipe) fails. */
+static int finish(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("rc4tune: standard output");
+		return EXIT_FAILURE;
+	}
+	return EXIT_SUCCESS;
+}
+
+int tune_speed(const struct tune_opts *o)
+{
+	struct rc4_cpu cpu;
+	const char *why, *name = NULL;
+	char section[64];
+	struct measurement m;
+	int r = EXIT_FAILURE;
+
+	if (rc4_cpu_identify(&cpu, &why) == 0) {
+		rc4_cpu_section(&cpu, section, sizeof section);
+		name = section;
+	}
+	if (measure(o, &m, name ? &cpu : NULL) == 0) {
+		if (!o->quiet)
+			report(o, &m, name);
+		r = finish();
+	}
+	measure_free(&m);
+	return r;
+}
+
+int tune_generate_conf(const struct tune_opts *o)
+{
+	const char *path = o->output ? o->output : SYSCONFDIR "/rc4tune.conf";
+	bool to_stdout = strcmp(path, "-") == 0;
+	struct rc4_cpu cpu;
+	const char *why = NULL;
+	char section[64], *text = NULL;
+	size_t len;
+	struct measurement m;
+
+	if (rc4_cpu_identify(&cpu, &why) != 0) {
+		fprintf(stderr, "rc4tune: cannot identify this CPU (%s), so "
+				"there is no [cpu] section to write; name a "
+				"kernel under [default] in %s by hand\n",
+			why, path);
+		return EXIT_FAILURE;
+	}
+	rc4_cpu_section(&cpu, section, sizeof section);
+	if (measure(o, &m, &cpu) != 0) {
+		measure_free(&m);
+		return EXIT_FAILURE;
+	}
+	FILE *f = open_memstream(&text, &len);
+	if (f == NULL) {
+		perror("rc4tune");
+		measure_free(&m);
+		return EXIT_FAILURE;
+	}
+	report_section(f, section, &m);
+	if (fclose(f) != 0) {
+		perror("rc4tune");
+		free(text);
+		measure_free(&m);
+		return EXIT_FAILURE;
+	}
+	/* With --output -, stdout is the config: its comments carry the
+	 * table. */
+	if (!o->quiet && !to_stdout)
+		report(o, &m, section);
+	int r = confwrite(path, section, text) == 0 ? EXIT_SUCCESS
+						     : EXIT_FAILURE;
+	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json)
+		printf("rc4tune: wrote kernel = %s for [%s] to %s\n",
+		       m.kr[m.winner].k->name, section, path);
+	free(text);
+	measure_free(&m);
+	return r == EXIT_SUCCESS ? finish() : r;
+}
