@@ -74,6 +74,51 @@ int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
 
 #endif
 
+/* Intel SDM vol. 2A (CPUID, "Version Information") and AMD APM vol. 3
+ * agree: the extended family is added only to base family 15, the extended
+ * model is prefixed only for base family 6 or 15.  libcpuid computes the
+ * same for every dump tried (tests compare the two). */
+void rc4_cpu_decode(struct rc4_cpu *cpu, const uint32_t vendor[3],
+		    uint32_t leaf1_eax)
+{
+	int base_family = (leaf1_eax >> 8) & 0xf;
+	int model = (leaf1_eax >> 4) & 0xf;
+
+	memset(cpu, 0, sizeof *cpu);
+	memcpy(cpu->vendor, vendor, 12);
+	cpu->family = base_family;
+	if (base_family == 15)
+		cpu->family += (leaf1_eax >> 20) & 0xff;
+	if (base_family == 6 || base_family == 15)
+		model |= ((leaf1_eax >> 16) & 0xf) << 4;
+	cpu->model = model;
+}
+
+#if defined(__i386__) || defined(__x86_64__)
+#include <cpuid.h>
+
+int rc4_cpu_signature(struct rc4_cpu *cpu, const char **why)
+{
+	unsigned max, eax, ebx, ecx, edx;
+
+	if (__get_cpuid(0, &max, &ebx, &ecx, &edx) == 0 || max < 1) {
+		*why = "CPUID leaf 1 not available";
+		return -1;
+	}
+	uint32_t vendor[3] = { ebx, edx, ecx };
+	__cpuid(1, eax, ebx, ecx, edx);
+	rc4_cpu_decode(cpu, vendor, eax);
+	return 0;
+}
+#else
+int rc4_cpu_signature(struct rc4_cpu *cpu, const char **why)
+{
+	memset(cpu, 0, sizeof *cpu);
+	*why = "not an x86 CPU";
+	return -1;
+}
+#endif
+
 void rc4_cpu_section(const struct rc4_cpu *cpu, char *buf, unsigned size)
 {
 	snprintf(buf, size, "cpu %s %d %d", cpu->vendor, cpu->family,

@@ -1,19 +1,198 @@
 /* select.c - which kernel new keys use: chosen once, on first use, then
- * read without a lock (zlib-ng's functable pattern). */
+ * read without a lock (zlib-ng's functable pattern).  The choice follows
+ * the precedence of design.md and can tell why (RC4TUNE_DEBUG=1,
+ * rc4tune --explain). */
 #include <config.h>
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conf.h"
+#include "heuristic.h"
 #include "rc4tune.h"
 #include "select.h"
 
 static _Atomic(const struct rc4k *) current;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Self-test verdicts, so that a kernel is tested at most once per process
+ * (a registry larger than the table only costs repeated tests). */
+static pthread_mutex_t verdict_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	const struct rc4k *k;
+	bool ok;
+} verdicts[64];
+static size_t nverdicts;
+
+static bool selftest_once(const struct rc4k *k)
+{
+	size_t i = 0;
+	bool ok;
+
+	pthread_mutex_lock(&verdict_lock);
+	while (i < nverdicts && verdicts[i].k != k)
+		i++;
+	if (i < nverdicts) {
+		ok = verdicts[i].ok;
+	} else {
+		ok = rc4k_selftest(k) == 0;
+		if (nverdicts < sizeof verdicts / sizeof verdicts[0]) {
+			verdicts[nverdicts].k = k;
+			verdicts[nverdicts].ok = ok;
+			nverdicts++;
+		}
+	}
+	pthread_mutex_unlock(&verdict_lock);
+	return ok;
+}
+
+const char *rc4_kernel_refused(const struct rc4k *k)
+{
+	if (!rc4k_usable(k))
+		return "this CPU cannot run it";
+	if (!selftest_once(k))
+		return "it failed its self-test";
+	return NULL;
+}
+
+struct trail {
+	char *buf; /* NULL: nobody asked, format nothing */
+	size_t size, len;
+};
+
+static void say(struct trail *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->buf == NULL || t->len + 1 >= t->size)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->len, t->size - t->len - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	t->len += (size_t)n < t->size - t->len - 1 ? (size_t)n
+						   : t->size - t->len - 2;
+	t->buf[t->len++] = '\n';
+	t->buf[t->len] = '\0';
+}
+
+/* The kernel NAME that STEP names, if it may run here; else NULL, and the
+ * trail says why the step is skipped. */
+static const struct rc4k *candidate(const struct rc4_select_in *in,
+				    struct trail *t, const char *step,
+				    const char *name)
+{
+	const struct rc4k *k = in->find(name);
+	const char *why = k == NULL ? "unknown kernel" : rc4_kernel_refused(k);
+
+	if (why == NULL)
+		return k;
+	say(t, "%s: \"%s\": %s; skipped", step, name, why);
+	return NULL;
+}
+
+const struct rc4k *rc4_select(const struct rc4_select_in *in, char *buf,
+			      size_t size)
+{
+	static const char *const slot_name[] = {
+		[RC4_CONF_CPU] = "this CPU's section",
+		[RC4_CONF_DEFAULT] = "[default]",
+	};
+	struct trail t = { buf, size, 0 };
+	const struct rc4k *k;
+	struct rc4_conf conf;
+	char section[64], step[64 + 32], why[512];
+	const char *rule, *name;
+
+	if (buf != NULL && size > 0)
+		buf[0] = '\0';
+	if (in->kernel == NULL)
+		say(&t, "RC4TUNE_KERNEL: not set");
+	else if ((k = candidate(in, &t, "RC4TUNE_KERNEL", in->kernel))) {
+		say(&t, "chosen: %s (RC4TUNE_KERNEL)", k->name);
+		return k;
+	}
+
+	if (in->cpu != NULL) {
+		rc4_cpu_section(in->cpu, section, sizeof section);
+		say(&t, "cpu: %s", section + 4);
+	} else {
+		say(&t, "cpu: not identified (%s)", in->cpu_why);
+	}
+
+	int rc = rc4_conf_read(in->conf, in->cpu ? section : NULL, &conf,
+			       NULL, why, sizeof why);
+	if (rc > 0)
+		say(&t, "config %s: no such file", in->conf);
+	else if (rc < 0 && conf.bad_line != 0)
+		say(&t, "config %s: whole file ignored: line %d: %s", in->conf,
+		    conf.bad_line, why);
+	else if (rc < 0)
+		say(&t, "config %s: whole file ignored: %s", in->conf, why);
+	else
+		say(&t, "config %s: read", in->conf);
+	for (int s = RC4_CONF_CPU; rc == 0 && s <= RC4_CONF_DEFAULT; s++) {
+		const char *sec = s == RC4_CONF_CPU ? section : "default";
+		if (s == RC4_CONF_CPU && in->cpu == NULL) {
+			say(&t, "config: %s: CPU not identified",
+			    slot_name[s]);
+			continue;
+		}
+		if (conf.line[s] == 0) {
+			say(&t, "config: no kernel in [%s]", sec);
+			continue;
+		}
+		snprintf(step, sizeof step, "config line %d [%s]",
+			 conf.line[s], sec);
+		if ((k = candidate(in, &t, step, conf.kernel[s]))) {
+			say(&t, "chosen: %s (%s)", k->name, step);
+			return k;
+		}
+	}
+
+	name = rc4_heuristic(in->cpu, &rule);
+	say(&t, "heuristic: %s", rule);
+	if (name != NULL && (k = candidate(in, &t, "heuristic", name))) {
+		say(&t, "chosen: %s (heuristic)", k->name);
+		return k;
+	}
+
+	say(&t, "chosen: %s (portable default)", rc4k_default->name);
+	return rc4k_default;
+}
+
+void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)
+{
+	const char *k = secure_getenv("RC4TUNE_KERNEL");
+
+	in->kernel = k != NULL && *k != '\0' ? k : NULL;
+	in->conf = rc4_conf_path();
+	in->cpu_why = NULL;
+	in->cpu = rc4_cpu_signature(cpu, &in->cpu_why) == 0 ? cpu : NULL;
+	in->find = rc4k_find;
+}
+
 static void choose(void)
 {
-	atomic_store_explicit(&current, rc4k_default, memory_order_release);
+	struct rc4_select_in in;
+	struct rc4_cpu cpu;
+	const char *debug = secure_getenv("RC4TUNE_DEBUG");
+	bool loud = debug != NULL && strcmp(debug, "1") == 0;
+	char trail[4096];
+
+	rc4_select_live(&in, &cpu);
+	const struct rc4k *k = rc4_select(&in, loud ? trail : NULL,
+					  sizeof trail);
+	for (char *line = trail, *nl; loud && (nl = strchr(line, '\n'));
+	     line = nl + 1)
+		fprintf(stderr, "librc4tune: %.*s\n", (int)(nl - line), line);
+	atomic_store_explicit(&current, k, memory_order_release);
 }
 
 const struct rc4k *rc4_current(void)
@@ -41,7 +220,7 @@ int rc4tune_use_kernel(const char *name)
 		errno = ENOENT;
 		return -1;
 	}
-	if (!rc4k_usable(k) || rc4k_selftest(k) != 0) {
+	if (rc4_kernel_refused(k) != NULL) {
 		errno = ENOTSUP;
 		return -1;
 	}
