@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "explain.h"
 #include "kernels/kernel.h"
 #include "tune.h"
 
@@ -16,6 +17,9 @@ static void usage(FILE *f)
 		"Usage: rc4tune --generate-conf [--output FILE] [OPTION...]\n"
 		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
 		"       rc4tune --list\n"
+		"       rc4tune --explain\n"
+		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
+		"       rc4tune --check-conf [FILE]\n"
 		"       rc4tune --version | --help\n"
 		"\n"
 		"  -g, --generate-conf   time every kernel; write the fastest to\n"
@@ -31,6 +35,12 @@ static void usage(FILE *f)
 		"  -b, --budget SECONDS  time to spend measuring (default 2.5)\n"
 		"  -j, --json            the report as JSON\n"
 		"  -q, --quiet           print nothing but errors\n"
+		"      --explain         the kernel programs get here, and why\n"
+		"      --heuristic       the CPUID rules' kernel for this CPU\n"
+		"      --cpuid-dump FILE ... or for this raw CPUID dump\n"
+		"                        (libcpuid's format)\n"
+		"      --check-conf [FILE]  check a config (default: the one\n"
+		"                        the library reads); exit 1 on errors\n"
 		"  -l, --list            list the kernels this build compiled\n"
 		"  -V, --version         print the version\n"
 		"  -h, --help            print this help\n");
@@ -56,12 +66,17 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "explain", no_argument, NULL, 'E' },
+		{ "heuristic", no_argument, NULL, 'H' },
+		{ "cpuid-dump", required_argument, NULL, 'D' },
+		{ "check-conf", optional_argument, NULL, 'C' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tune_opts o = { .workload = WORKLOAD_MIXED, .budget = 2.5 };
 	int action = 0, c;
+	const char *dump = NULL, *conf_file = NULL;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "gso:w:b:jqlVh", opts, NULL)) !=
@@ -96,8 +111,17 @@ int main(int argc, char **argv)
 		case 'q':
 			o.quiet = true;
 			break;
+		case 'D':
+			dump = optarg;
+			break;
+		case 'C':
+			conf_file = optarg;
+			action = c;
+			break;
 		case 'g':
 		case 's':
+		case 'E':
+		case 'H':
 		case 'l':
 		case 'V':
 			action = c;
@@ -119,6 +143,13 @@ int main(int argc, char **argv)
 				"stdout\n");
 		return EXIT_USAGE;
 	}
+	/* --check-conf FILE as well as --check-conf=FILE */
+	if (action == 'C' && conf_file == NULL && optind + 1 == argc)
+		conf_file = argv[optind++];
+	if (dump != NULL && action != 'H') {
+		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
+		return EXIT_USAGE;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "rc4tune: unexpected argument '%s'\n",
 			argv[optind]);
@@ -130,6 +161,12 @@ int main(int argc, char **argv)
 		return tune_generate_conf(&o);
 	case 's':
 		return tune_speed(&o);
+	case 'E':
+		return explain_choice();
+	case 'H':
+		return explain_heuristic(dump);
+	case 'C':
+		return explain_check_conf(conf_file);
 	case 'l':
 		return list_kernels();
 	case 'V':

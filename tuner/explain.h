@@ -1,0 +1,17 @@
+/* explain.h - rc4tune's questions about the selection: --explain,
+ * --heuristic, --check-conf.  Each returns the exit status. */
+#ifndef RC4_EXPLAIN_H
+#define RC4_EXPLAIN_H
+
+/* The kernel programs get here, then the trail of the selection. */
+int explain_choice(void);
+
+/* The heuristic's kernel, then the rule: for this CPU, or for the raw
+ * CPUID dump DUMP (libcpuid's format) when not NULL. */
+int explain_heuristic(const char *dump);
+
+/* Check the config FILE (NULL: the one the library reads): problems as
+ * FILE:LINE on stderr; 1 when any is an error. */
+int explain_check_conf(const char *file);
+
+#endif
