@@ -9,6 +9,7 @@ set -u
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${INIPARSE:?set INIPARSE to tests/iniparse}"
 
+unset RC4TUNE_KERNEL RC4TUNE_CONF # --explain must read the file given
 tmp=$(mktemp -d) || exit 1
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -61,9 +62,11 @@ if [ $rc -eq 0 ] && [ "$(head -n 1 "$f")" = "[$live]" ] &&
    [ "$(ls -A "$tmp/fresh")" = rc4tune.conf ] &&
    grep -q "wrote kernel = $k for \[$live\] to $f" "$tmp/out" &&
    grep -q "^$k " "$tmp/out" &&
-   "$INIPARSE" "$f" >"$tmp/ini" && [ "$(cat "$tmp/ini")" = "[$live] kernel=$k" ]
+   "$INIPARSE" "$f" >"$tmp/ini" && [ "$(cat "$tmp/ini")" = "[$live] kernel=$k" ] &&
+   "$RC4TUNE" --check-conf "$f" >/dev/null &&
+   [ "$(RC4TUNE_CONF=$f "$RC4TUNE" --explain | head -n 1)" = "$k" ]
 then
-	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k"
+	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k, the library chooses it"
 else
 	fail "fresh file: rc=$rc"; cat "$tmp/out" "$tmp/err" "$f"
 fi
@@ -83,7 +86,8 @@ if [ $rc -eq 0 ] && cmp -s "$tmp/expect" "$tmp/merge.conf" &&
    [ "$(wc -l <"$tmp/new")" -gt 2 ] &&
    grep -q "removed another \[$live\] section at line $dup" "$tmp/err" &&
    "$INIPARSE" "$tmp/merge.conf" >"$tmp/ini" &&
-   [ "$(grep -c "^\[$live\]" "$tmp/ini")" -eq 1 ]; then
+   [ "$(grep -c "^\[$live\]" "$tmp/ini")" -eq 1 ] &&
+   "$RC4TUNE" --check-conf "$tmp/merge.conf" >/dev/null; then
 	ok "merge: other lines byte for byte, duplicate at line $dup removed"
 else
 	fail "merge: rc=$rc"; cat "$tmp/err"; diff "$tmp/expect" "$tmp/merge.conf"
