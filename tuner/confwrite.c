@@ -210,7 +210,7 @@ static int replace_atomically(const char *path, const char *target,
 		     slash ? slash + 1 : target) >= (int)sizeof tmp)
 		return fail(path, NULL, ENAMETOOLONG);
 
-	int fd = mkstemp(tmp);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		int err = errno;
 		char what[PATH_MAX + 48];
