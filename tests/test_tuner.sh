@@ -117,6 +117,17 @@ else
 	fail "CRLF: rc=$rc"; od -c "$tmp/crlf.conf" | tail -n 5
 fi
 
+# --- a kept line the library refuses: written, with a warning -----------
+{ printf '[default]\n; '; printf '%0300d\n' 0; } >"$tmp/long.conf"
+tune --output "$tmp/long.conf"
+if [ $rc -eq 0 ] && grep -q "^kernel = " "$tmp/long.conf" &&
+   grep -q "warning: $tmp/long.conf: the library will not use .*(line 2)" "$tmp/err"
+then
+	ok "a kept 300-byte line: warned that the library ignores the file"
+else
+	fail "long line: rc=$rc"; cat "$tmp/err"
+fi
+
 # --- errors: exit 1, the path and the reason; nothing half-written ------
 tune --output "$tmp/no/such/dir/rc4tune.conf"
 if [ $rc -eq 1 ] && grep -q "$tmp/no/such/dir/rc4tune.conf" "$tmp/err" &&

@@ -37,27 +37,29 @@ static enum kind classify(const char *p, size_t n)
 }
 
 /* Whether header line P (up to END, which a ']' precedes) names SECTION.
- * Runs of blanks count as one space and blanks at the brackets' ends are
- * ignored: "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it
- * would make a duplicate. */
+ * Runs of blanks count as one and blanks at the ends do not count, on both
+ * sides: "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it would
+ * make a duplicate; and a vendor string may hold blanks ("  Shanghai  "). */
 static bool names_section(const char *p, const char *end, const char *section)
 {
 	const char *s = section;
 
 	p = (const char *)memchr(p, '[', (size_t)(end - p)) + 1;
+	end = memchr(p, ']', (size_t)(end - p)); /* the first ']', as inih */
 	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
+		while (p < end && isspace((unsigned char)*p))
 			p++;
-		if (p == end)
-			return false;
-		if (*p == ']')
-			return *s == '\0';
-		while (p < end && *p != ' ' && *p != '\t' && *p != ']')
-			if (*s == '\0' || *p++ != *s++)
-				return false;
-		if (*s == ' ')
+		while (isspace((unsigned char)*s))
 			s++;
-		else if (*s != '\0')
+		if (p == end || *s == '\0')
+			return p == end && *s == '\0';
+		while (p < end && !isspace((unsigned char)*p) && *s != '\0' &&
+		       !isspace((unsigned char)*s))
+			if (*p++ != *s++)
+				return false;
+		/* A word of one side went on where the other's ended. */
+		if ((p < end && !isspace((unsigned char)*p)) ||
+		    (*s != '\0' && !isspace((unsigned char)*s)))
 			return false;
 	}
 }

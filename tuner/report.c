@@ -63,12 +63,12 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 
 	fprintf(f, "%sworkload %s: %s\n", prefix, workload_name(m->workload),
 		workload_describe(m->workload));
-	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s",
+	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
 	if (m->cycle_clock)
-		fprintf(f, "; cycles: %s at %.3f GHz", m->cycle_clock,
-			m->cycle_hz / 1e9);
-	fprintf(f, "\n");
+		fprintf(f, "%sc/B@8k: cycles per byte at 8192 bytes, of the %s "
+			   "at %.3f GHz\n",
+			prefix, m->cycle_clock, m->cycle_hz / 1e9);
 	fprintf(f, "%snoise %.1f %%, gap %.1f %% (best vs second); "
 		   "confidence: %s\n",
 		prefix, m->noise * 100, m->gap * 100,
