@@ -1,0 +1,373 @@
+/* check_conf.c - reading rc4tune.conf: what is used, what is refused as a
+ * whole (and at which line), what --check-conf hears about. */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "conf.h"
+#include "testutil.h"
+
+static char dir[] = "/tmp/check_conf.XXXXXX";
+static char path[sizeof dir + 32];
+static struct rc4_conf conf;
+static char why[512];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/check_conf.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/rc4tune.conf", dir);
+}
+
+/* Check forks each test: the directory goes with the child's files. */
+static void teardown(void)
+{
+	char cmd[sizeof dir + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Write LEN bytes of DATA as the config, mode 0644. */
+static void put(const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	ck_assert_int_eq(fchmod(fd, 0644), 0);
+	close(fd);
+}
+
+static int read_text(const char *text, const char *section)
+{
+	put(text, strlen(text));
+	return rc4_conf_read(path, section, &conf, NULL, why, sizeof why);
+}
+
+#define CPU "cpu GenuineIntel 6 207"
+
+START_TEST(test_sections)
+{
+	ck_assert_int_eq(read_text("; comment\n# comment too\n"
+				   "[default]\nkernel = int-4x ; inline\n\n"
+				   "[" CPU "]\r\nkernel=long-8x\r\n"
+				   "[cpu AuthenticAMD 25 17]\nkernel = char-1x\n",
+				   CPU),
+			 0);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "int-4x");
+	ck_assert_int_eq(conf.line[RC4_CONF_DEFAULT], 4);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "long-8x");
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 7);
+
+	/* no section for this CPU: only [default] */
+	ck_assert_int_eq(read_text("[default]\nkernel = int-4x\n", CPU), 0);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "");
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+	/* CPU not identified: no section applies */
+	ck_assert_int_eq(read_text("[" CPU "]\nkernel = int-4x\n", NULL), 0);
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+}
+END_TEST
+
+/* Trimmed, then exactly "cpu VENDOR FAMILY MODEL" with single spaces. */
+START_TEST(test_section_match)
+{
+	ck_assert_int_eq(read_text("[  " CPU "\t]\nkernel = int-4x\n", CPU), 0);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "int-4x");
+	ck_assert_int_eq(read_text("[cpu  GenuineIntel 6 207]\nkernel = x\n"
+				   "[cpu GenuineIntel 6 0207]\nkernel = y\n"
+				   "[CPU GenuineIntel 6 207]\nkernel = z\n",
+				   CPU),
+			 0);
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+}
+END_TEST
+
+/* Repeated keys and sections: the last value in the file wins. */
+START_TEST(test_duplicates)
+{
+	ck_assert_int_eq(read_text("[" CPU "]\nkernel = int-4x\n"
+				   "kernel = int-8x\n[default]\nkernel = a\n"
+				   "[" CPU "]\nkernel = long-8x\n"
+				   "[default]\nkernel = b\n",
+				   CPU),
+			 0);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "long-8x");
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 7);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "b");
+}
+END_TEST
+
+START_TEST(test_empty_and_missing)
+{
+	ck_assert_int_eq(read_text("", CPU), 0);
+	ck_assert_int_eq(conf.line[RC4_CONF_CPU] + conf.line[RC4_CONF_DEFAULT],
+			 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 1);
+}
+END_TEST
+
+/* A refused file: -1, no kernel kept from lines before the fault, the
+ * line at fault and the reason given. */
+static void refused(int line, const char *reason)
+{
+	ck_assert_int_eq(conf.line[RC4_CONF_DEFAULT], 0);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "");
+	ck_assert_int_eq(conf.bad_line, line);
+	ck_assert_msg(strstr(why, reason) != NULL, "\"%s\" lacks \"%s\"", why,
+		      reason);
+}
+
+START_TEST(test_parse_errors)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *reason;
+	} cases[] = {
+		{ "[default]\nkernel = int-4x\nkernel int-8x\n", 3,
+		  "key = value" },
+		{ "[default]\nkernel = int-4x\n[cpu GenuineIntel 6 207\n", 3,
+		  "closing ']'" },
+		/* inih would append "int-8x" to the value */
+		{ "[default]\nkernel = int-4x\n  int-8x\n", 3, "indented" },
+		{ "[default]\nkernel = int-4x\n\n\t[" CPU "]\n", 4, "indented" },
+		/* inih would cut it to 49 bytes, the rest unseen */
+		{ "[default]\nkernel = int-4x\n[cpu GenuineIntel 6 207   "
+		  "                          x]\nkernel = char-1x\n",
+		  3, "section name longer" },
+		/* a parse error after the useful lines still refuses them */
+		{ "[default]\nkernel = int-4x\n[oops\n", 3, "closing ']'" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(read_text(cases[i].text, CPU), -1);
+		refused(cases[i].line, cases[i].reason);
+	}
+}
+END_TEST
+
+/* Lines up to 198 bytes are read whole; inih would split longer ones. */
+START_TEST(test_line_length)
+{
+	char text[512], value[RC4_CONF_MAX_LINE + 2];
+
+	for (int extra = 0; extra <= 1; extra++) {
+		size_t n = RC4_CONF_MAX_LINE - strlen("kernel = ") + extra;
+		memset(value, 'x', n);
+		value[n] = '\0';
+		snprintf(text, sizeof text, "[default]\nkernel = %s\n", value);
+		if (extra == 0) {
+			ck_assert_int_eq(read_text(text, CPU), 0);
+			ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], value);
+		} else {
+			ck_assert_int_eq(read_text(text, CPU), -1);
+			refused(2, "longer than 198 bytes");
+		}
+	}
+
+	char line300[400];
+	memset(line300, ';', 300);
+	snprintf(line300 + 300, 100, "\n[default]\nkernel = int-4x\n");
+	ck_assert_int_eq(read_text(line300, CPU), -1);
+	refused(1, "longer than 198 bytes");
+}
+END_TEST
+
+START_TEST(test_binary)
+{
+	static const char nul[] = "[default]\nkernel = int\0-4x\n";
+	uint8_t junk[4096];
+	uint64_t seed = 6229;
+
+	put(nul, sizeof nul - 1);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 -1);
+	refused(2, "NUL");
+
+	/* whatever the bytes, refused or read, never a crash; half the
+	 * rounds from INI's own characters, to get past the line checks */
+	static const char ini[] = "[]=:;# \t\r\n\n\nkernel-81\xff";
+	for (int round = 0; round < 400; round++) {
+		size_t n = test_below(&seed, sizeof junk);
+		test_fill(&seed, junk, n);
+		for (size_t i = 0; round % 2 && i < n; i++)
+			junk[i] = (uint8_t)ini[junk[i] % (sizeof ini - 1)];
+		put((const char *)junk, n);
+		int rc = rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why);
+		ck_assert(rc == 0 || rc == -1);
+	}
+}
+END_TEST
+
+START_TEST(test_oversized)
+{
+	size_t n = RC4_CONF_MAX_SIZE + 1;
+	char *big = malloc(n);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, '\n', n);
+	put(big, n);
+	free(big);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 -1);
+	refused(0, "larger than");
+}
+END_TEST
+
+START_TEST(test_not_regular)
+{
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 -1);
+	refused(0, "a directory");
+	ck_assert_int_eq(rmdir(path), 0);
+
+	/* nobody writes to it: opening it must not wait (Check's timeout
+	 * would fail the test) */
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 -1);
+	refused(0, "a FIFO");
+}
+END_TEST
+
+START_TEST(test_permissions)
+{
+	static const mode_t bad[] = { 0664, 0646, 0666, 0620 };
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		read_text("[default]\nkernel = int-4x\n", CPU);
+		ck_assert_int_eq(chmod(path, bad[i]), 0);
+		ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why,
+					       sizeof why),
+				 -1);
+		refused(0, "writable by group or others");
+	}
+	/* read-only for everyone is fine */
+	ck_assert_int_eq(chmod(path, 0444), 0);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 0);
+
+	/* root reads mode 000 files: only an unprivileged run sees EACCES */
+	ck_assert_int_eq(chmod(path, 0), 0);
+	int rc = rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(rc, 0);
+	} else {
+		ck_assert_int_eq(rc, -1);
+		refused(0, "cannot open");
+	}
+}
+END_TEST
+
+/* What --check-conf is told. */
+struct heard {
+	int n;
+	struct {
+		int line;
+		bool error;
+		char msg[256];
+	} notes[16];
+	int kernels[16];
+	int nkernels;
+};
+
+static void on_note(void *arg, int line, bool error, const char *msg)
+{
+	struct heard *h = arg;
+	ck_assert_int_lt(h->n, 16);
+	h->notes[h->n].line = line;
+	h->notes[h->n].error = error;
+	snprintf(h->notes[h->n].msg, sizeof h->notes[h->n].msg, "%s", msg);
+	h->n++;
+}
+
+static void on_kernel(void *arg, int line, const char *section,
+		      const char *value)
+{
+	struct heard *h = arg;
+	(void)section;
+	(void)value;
+	ck_assert_int_lt(h->nkernels, 16);
+	h->kernels[h->nkernels++] = line;
+}
+
+static void heard(const struct heard *h, int i, int line, bool error,
+		  const char *part)
+{
+	ck_assert_int_gt(h->n, i);
+	ck_assert_int_eq(h->notes[i].line, line);
+	ck_assert_int_eq(h->notes[i].error, error);
+	ck_assert_msg(strstr(h->notes[i].msg, part) != NULL,
+		      "note %d \"%s\" lacks \"%s\"", i, h->notes[i].msg, part);
+}
+
+START_TEST(test_hooks)
+{
+	struct heard h = { 0 };
+	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h };
+
+	static const char text[] = "orphan = 1\n"              /* 1 */
+				   "[default]\nkernel = int-4x\n" /* 2, 3 */
+				   "colour = blue\n"             /* 4 */
+				   "[cpu GenuineIntel six 207]\n" /* 5 */
+				   "kernel = int-8x\n"           /* 6 */
+				   "[future]\nkernel = long-8x\n" /* 7, 8 */
+				   "[default]\nkernel = int-8x\n"; /* 9, 10 */
+
+	put(text, sizeof text - 1);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
+				       sizeof why),
+			 0);
+	heard(&h, 0, 1, false, "outside any section");
+	heard(&h, 1, 1, false, "unknown key \"orphan\"");
+	heard(&h, 2, 4, false, "unknown key \"colour\"");
+	heard(&h, 3, 6, true, "malformed section [cpu GenuineIntel six 207]");
+	heard(&h, 4, 8, false, "unknown section [future]");
+	heard(&h, 5, 10, false, "section [default] repeated");
+	heard(&h, 6, 10, false, "kernel set again in [default]");
+	ck_assert_int_eq(h.n, 7);
+	ck_assert_int_eq(h.nkernels, 4);
+	ck_assert_int_eq(h.kernels[0], 3);
+	ck_assert_int_eq(h.kernels[3], 10);
+	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "int-8x");
+}
+END_TEST
+
+START_TEST(test_path)
+{
+	unsetenv("RC4TUNE_CONF");
+	ck_assert_str_eq(rc4_conf_path(), SYSCONFDIR "/rc4tune.conf");
+	setenv("RC4TUNE_CONF", "", 1);
+	ck_assert_str_eq(rc4_conf_path(), SYSCONFDIR "/rc4tune.conf");
+	setenv("RC4TUNE_CONF", "/elsewhere.conf", 1);
+	ck_assert_str_eq(rc4_conf_path(), "/elsewhere.conf");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("conf");
+	TCase *tc = tcase_create("read");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_sections);
+	tcase_add_test(tc, test_section_match);
+	tcase_add_test(tc, test_duplicates);
+	tcase_add_test(tc, test_empty_and_missing);
+	tcase_add_test(tc, test_parse_errors);
+	tcase_add_test(tc, test_line_length);
+	tcase_add_test(tc, test_binary);
+	tcase_add_test(tc, test_oversized);
+	tcase_add_test(tc, test_not_regular);
+	tcase_add_test(tc, test_permissions);
+	tcase_add_test(tc, test_hooks);
+	tcase_add_test(tc, test_path);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

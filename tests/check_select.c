@@ -1,0 +1,541 @@
+/* check_select.c - which kernel the library picks, in which order, and why;
+ * the CPUID heuristic on CPU fixtures; the live first use from many
+ * threads.  Fixtures (configs, CPUs, kernels that cannot run or fail
+ * their self-test) make the results independent of this machine's CPU. */
+#include <config.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cpu.h"
+#include "heuristic.h"
+#include "rc4tune.h"
+#include "select.h"
+#include "testutil.h"
+
+static char dir[64], conf_path[128];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/check_select.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(conf_path, sizeof conf_path, "%s/rc4tune.conf", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[sizeof dir + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+/* --- fixture kernels, found by name through the selection's find ------ */
+
+static int never(void)
+{
+	return 0;
+}
+
+static int broken_setups; /* how often the broken kernel was keyed */
+
+static void broken_set_key(struct rc4k_state *st, const uint8_t *key,
+			   size_t len)
+{
+	broken_setups++;
+	rc4k_default->set_key(st, key, len);
+}
+
+/* One wrong bit per call: every known answer fails. */
+static void broken_crypt(struct rc4k_state *st, size_t len, const uint8_t *in,
+			 uint8_t *out)
+{
+	rc4k_default->crypt(st, len, in, out);
+	if (len > 0)
+		out[0] ^= 1;
+}
+
+static const struct rc4k fx_unusable = {
+	.name = "fx-unusable", .summary = "cannot run here", .usable = never,
+	.set_key = broken_set_key, .crypt = broken_crypt,
+};
+static const struct rc4k fx_broken = {
+	.name = "fx-broken", .summary = "fails its self-test",
+	.set_key = broken_set_key, .crypt = broken_crypt,
+};
+
+/* Names that find() maps to the fixtures: tests may point them at real
+ * kernel names, e.g. to make the heuristic's choice unusable. */
+static const char *unusable_name = "fx-unusable", *broken_name = "fx-broken";
+
+static const struct rc4k *find(const char *name)
+{
+	if (strcmp(name, unusable_name) == 0)
+		return &fx_unusable;
+	if (strcmp(name, broken_name) == 0)
+		return &fx_broken;
+	return rc4k_find(name);
+}
+
+/* --- CPU fixtures: vendor, display family and model, flags ------------ */
+
+#define FX(v, f, m, c, h) \
+	{ .vendor = v, .family = f, .model = m, .cores = c, .ht = h }
+
+static const struct rc4_cpu p4 = FX("GenuineIntel", 15, 2, 1, false);
+static const struct rc4_cpu zen4 = FX("AuthenticAMD", 25, 17, 16, true);
+
+static char trail[4096];
+
+/* Select with RC4TUNE_KERNEL=ENV (or unset), the config TEXT (NULL: no
+ * file), on CPU (NULL: not identified). */
+static const char *pick(const char *env, const char *text,
+			const struct rc4_cpu *cpu)
+{
+	struct rc4_select_in in = {
+		.kernel = env, .conf = conf_path, .cpu = cpu,
+		.cpu_why = "fixture: no CPUID", .find = find,
+	};
+	if (text != NULL)
+		write_file(conf_path, text, 0644);
+	const struct rc4k *k = rc4_select(&in, trail, sizeof trail);
+	ck_assert_ptr_nonnull(k);
+	return k->name;
+}
+
+static void said(const char *part)
+{
+	ck_assert_msg(strstr(trail, part) != NULL, "trail lacks \"%s\":\n%s",
+		      part, trail);
+}
+
+/* Every step set, each with its own kernel. */
+static const char full[] = "[default]\nkernel = int-4x\n"
+			   "[cpu GenuineIntel 15 2]\nkernel = long-8x\n";
+
+START_TEST(test_env_first)
+{
+	ck_assert_str_eq(pick("long-1x", full, &p4), "long-1x");
+	said("chosen: long-1x (RC4TUNE_KERNEL)");
+}
+END_TEST
+
+/* A step whose kernel is unknown, cannot run here or fails its self-test
+ * is skipped, at every step, and the trail says why. */
+static const struct {
+	const char *name, *why;
+} bad[] = {
+	{ "no-such-kernel", "unknown kernel" },
+	{ "fx-unusable", "this CPU cannot run it" },
+	{ "fx-broken", "it failed its self-test" },
+};
+
+static char text[512];
+
+START_TEST(test_env_skipped)
+{
+	ck_assert_str_eq(pick(bad[_i].name, full, &p4), "long-8x");
+	said(bad[_i].why);
+	said("chosen: long-8x (config line 4 [cpu GenuineIntel 15 2])");
+}
+END_TEST
+
+START_TEST(test_cpu_section_skipped)
+{
+	snprintf(text, sizeof text,
+		 "[default]\nkernel = int-4x\n"
+		 "[cpu GenuineIntel 15 2]\nkernel = %s\n",
+		 bad[_i].name);
+	ck_assert_str_eq(pick(NULL, text, &p4), "int-4x");
+	said(bad[_i].why);
+	said("chosen: int-4x (config line 2 [default])");
+}
+END_TEST
+
+START_TEST(test_default_skipped)
+{
+	snprintf(text, sizeof text, "[default]\nkernel = %s\n", bad[_i].name);
+	ck_assert_str_eq(pick(NULL, text, &p4), "char-1x");
+	said(bad[_i].why);
+	said("chosen: char-1x (heuristic)");
+}
+END_TEST
+
+/* The heuristic's own kernel made unusable or broken: the default. */
+START_TEST(test_heuristic_skipped)
+{
+	if (_i == 0)
+		unusable_name = "char-1x";
+	else
+		broken_name = "char-1x";
+	ck_assert_str_eq(pick(NULL, NULL, &p4), rc4k_default->name);
+	said(_i == 0 ? "this CPU cannot run it" : "failed its self-test");
+	said("(portable default)");
+}
+END_TEST
+
+START_TEST(test_other_cpu_section)
+{
+	ck_assert_str_eq(pick(NULL, full, &zen4), "int-4x");
+	said("cpu: AuthenticAMD 25 17");
+	said("no kernel in [cpu AuthenticAMD 25 17]");
+	ck_assert_str_eq(pick(NULL, "[cpu GenuineIntel 15 2]\nkernel = int-4x\n",
+			      &zen4),
+			 "int-8x");
+	said("chosen: int-8x (heuristic)");
+}
+END_TEST
+
+START_TEST(test_cpu_unknown)
+{
+	/* not identified: no section applies, [default] still does */
+	ck_assert_str_eq(pick(NULL, full, NULL), "int-4x");
+	said("cpu: not identified (fixture: no CPUID)");
+	ck_assert_str_eq(pick(NULL, "", NULL), rc4k_default->name);
+	said("heuristic: CPU not identified");
+	said("(portable default)");
+
+	/* identified, but no rule: the portable default */
+	static const struct rc4_cpu via = FX("CentaurHauls", 6, 15, 1, false);
+	ck_assert_str_eq(pick(NULL, NULL, &via), rc4k_default->name);
+	said("heuristic: no rule for this CPU");
+}
+END_TEST
+
+START_TEST(test_config_missing_or_refused)
+{
+	ck_assert_str_eq(pick(NULL, NULL, &p4), "char-1x");
+	said("no such file");
+
+	write_file(conf_path, full, 0664);
+	ck_assert_str_eq(pick(NULL, NULL, &p4), "char-1x");
+	said("whole file ignored: writable by group or others");
+
+	ck_assert_str_eq(pick(NULL, "[default]\nkernel = int-4x\n"
+				    "[cpu GenuineIntel 15 2]\nkernel long-8x\n",
+			      &p4),
+			 "char-1x");
+	said("whole file ignored: line 4:");
+}
+END_TEST
+
+START_TEST(test_config_last_wins)
+{
+	ck_assert_str_eq(pick(NULL,
+			      "[cpu GenuineIntel 15 2]\nkernel = long-8x\n"
+			      "[default]\nkernel = int-4x\n"
+			      "[cpu GenuineIntel 15 2]\nkernel = int-16x\n"
+			      "kernel = char-4x\n",
+			      &p4),
+			 "char-4x");
+}
+END_TEST
+
+/* At most one self-test per kernel per process. */
+START_TEST(test_selftest_once)
+{
+	ck_assert_str_eq(pick("fx-broken", NULL, &zen4), "int-8x");
+	int after_first = broken_setups;
+	ck_assert_int_gt(after_first, 0);
+	ck_assert_str_eq(pick("fx-broken", NULL, &zen4), "int-8x");
+	ck_assert_str_eq(rc4_kernel_refused(&fx_broken),
+			 "it failed its self-test");
+	ck_assert_int_eq(broken_setups, after_first);
+}
+END_TEST
+
+/* --- the heuristic table, on CPU fixtures ----------------------------- */
+
+/* The state layout a rule must give: 8-bit, or 32/64-bit ("int-"/"long-"). */
+enum layout { NO_RULE, CHAR, WIDE };
+
+static const struct {
+	struct rc4_cpu cpu;
+	enum layout layout;
+} heuristic_cases[] = {
+	/* vendor, display family and model, cores, HT bit */
+	{ FX("GenuineIntel", 15, 2, 1, false), CHAR },	/* P4 */
+	{ FX("GenuineIntel", 15, 3, 1, true), CHAR },	/* P4 HT */
+	{ FX("GenuineIntel", 15, 6, 2, true), CHAR },	/* P4 D */
+	{ FX("GenuineIntel", 6, 15, 2, true), CHAR },	/* Conroe */
+	{ FX("GenuineIntel", 6, 22, 1, false), CHAR },	/* Merom-L */
+	{ FX("GenuineIntel", 6, 23, 2, true), CHAR },	/* Penryn */
+	{ FX("GenuineIntel", 6, 29, 6, true), CHAR },	/* Dunnington */
+	{ FX("GenuineIntel", 6, 8, 1, false), WIDE },	/* P III */
+	{ FX("GenuineIntel", 6, 13, 1, false), WIDE },	/* P M */
+	{ FX("GenuineIntel", 6, 26, 4, true), WIDE },	/* Nehalem */
+	{ FX("GenuineIntel", 6, 28, 1, true), WIDE },	/* Atom */
+	{ FX("GenuineIntel", 6, 207, 2, true), WIDE },	/* EMR */
+	/* K8: single-core, and dual-core with the HT bit set */
+	{ FX("AuthenticAMD", 15, 44, 1, false), WIDE },
+	{ FX("AuthenticAMD", 15, 35, 2, true), WIDE },
+	{ FX("AuthenticAMD", 15, 107, 2, true), WIDE },
+	{ FX("AuthenticAMD", 16, 2, 4, true), WIDE },	/* K10 */
+	{ FX("AuthenticAMD", 25, 17, 16, true), WIDE },	/* Zen 4 */
+	{ FX("CentaurHauls", 6, 15, 1, false), NO_RULE }, /* VIA */
+	{ FX("", 0, 0, 0, false), NO_RULE },
+};
+
+START_TEST(test_heuristic_table)
+{
+	const char *rule;
+	struct rc4_cpu cpu = heuristic_cases[_i].cpu;
+	enum layout want = heuristic_cases[_i].layout;
+	const char *got = rc4_heuristic(&cpu, &rule);
+
+	ck_assert_ptr_nonnull(rule);
+	if (want == NO_RULE) {
+		ck_assert_ptr_null(got);
+		return;
+	}
+	ck_assert_ptr_nonnull(got);
+	bool is_char = strncmp(got, "char-", 5) == 0;
+	bool is_wide = strncmp(got, "int-", 4) == 0 ||
+		       strncmp(got, "long-", 5) == 0;
+	ck_assert_msg(want == CHAR ? is_char : is_wide, "%s %d %d: %s",
+		      cpu.vendor, cpu.family, cpu.model, got);
+	/* a kernel every build has, runnable anywhere */
+	ck_assert_ptr_nonnull(rc4k_find(got));
+	ck_assert_ptr_null(rc4_kernel_refused(rc4k_find(got)));
+	/* never the HT bit, nor the core count */
+	cpu.ht = !cpu.ht;
+	cpu.cores = cpu.cores == 1 ? 2 : 1;
+	ck_assert_str_eq(rc4_heuristic(&cpu, NULL), got);
+}
+END_TEST
+
+START_TEST(test_heuristic_no_cpu)
+{
+	const char *rule;
+	ck_assert_ptr_null(rc4_heuristic(NULL, &rule));
+	ck_assert_str_eq(rule, "CPU not identified: no rule applies");
+}
+END_TEST
+
+/* --- CPU identification: the two-CPUID read agrees with libcpuid ------ */
+
+/* A raw dump as libcpuid writes it, leaves 0 and 1 only. */
+static void write_dump(const char *path, const char *vendor, uint32_t eax1)
+{
+	uint32_t v[3];
+	char buf[256];
+
+	memcpy(v, vendor, 12);
+	snprintf(buf, sizeof buf,
+		 "basic_cpuid[0]=00000001 %08x %08x %08x\n"
+		 "basic_cpuid[1]=%08x 00000800 00000000 178bfbff\n",
+		 v[0], v[2], v[1], eax1);
+	write_file(path, buf, 0644);
+}
+
+/* Signatures of the CPUs the heuristic names, and a few more. */
+static const struct {
+	const char *vendor;
+	uint32_t eax1;
+} signatures[] = {
+	{ "GenuineIntel", 0x00000f29 }, { "GenuineIntel", 0x00000f34 },
+	{ "GenuineIntel", 0x000006f6 }, { "GenuineIntel", 0x00010676 },
+	{ "GenuineIntel", 0x0000068a }, { "GenuineIntel", 0x000106c2 },
+	{ "GenuineIntel", 0x000c06f2 }, { "GenuineIntel", 0x00090672 },
+	{ "AuthenticAMD", 0x00020f32 }, { "AuthenticAMD", 0x00060fb2 },
+	{ "AuthenticAMD", 0x00100f22 }, { "AuthenticAMD", 0x00a10f11 },
+	{ "AuthenticAMD", 0x00a60f12 }, { "AuthenticAMD", 0x00000622 },
+};
+
+START_TEST(test_decode_matches_libcpuid)
+{
+#ifdef HAVE_LIBCPUID
+	char path[sizeof dir + 16];
+	const char *why;
+	struct rc4_cpu a, b;
+	uint32_t v[3];
+
+	snprintf(path, sizeof path, "%s/dump.raw", dir);
+	for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
+		write_dump(path, signatures[i].vendor, signatures[i].eax1);
+		ck_assert_int_eq(rc4_cpu_from_dump(&a, path, &why), 0);
+		memcpy(v, signatures[i].vendor, 12);
+		rc4_cpu_decode(&b, v, signatures[i].eax1);
+		ck_assert_str_eq(a.vendor, b.vendor);
+		ck_assert_int_eq(a.family, b.family);
+		ck_assert_int_eq(a.model, b.model);
+	}
+#else
+	fprintf(stderr, "built without libcpuid: decode not cross-checked\n");
+#endif
+}
+END_TEST
+
+START_TEST(test_live_cpu)
+{
+	struct rc4_cpu fast, full_id;
+	const char *why;
+
+	if (rc4_cpu_signature(&fast, &why) != 0) {
+		fprintf(stderr, "no CPUID here (%s): live CPU not checked\n",
+			why);
+		return;
+	}
+	if (rc4_cpu_identify(&full_id, &why) != 0) {
+		fprintf(stderr, "libcpuid absent or failing (%s)\n", why);
+		return;
+	}
+	ck_assert_str_eq(fast.vendor, full_id.vendor);
+	ck_assert_int_eq(fast.family, full_id.family);
+	ck_assert_int_eq(fast.model, full_id.model);
+}
+END_TEST
+
+/* --- the live library: environment, silence, first use ---------------- */
+
+START_TEST(test_live_env_and_conf)
+{
+	write_file(conf_path, "[default]\nkernel = int-4x\n", 0644);
+	setenv("RC4TUNE_CONF", conf_path, 1);
+	unsetenv("RC4TUNE_KERNEL");
+	unsetenv("RC4TUNE_DEBUG");
+	if (_i == 1)
+		setenv("RC4TUNE_KERNEL", "long-1x", 1);
+
+	/* a section for this CPU, if identified, would beat [default] */
+	struct rc4_cpu cpu;
+	const char *why;
+	if (_i == 0 && rc4_cpu_signature(&cpu, &why) == 0) {
+		char sec[64];
+		rc4_cpu_section(&cpu, sec, sizeof sec);
+		snprintf(text, sizeof text,
+			 "[default]\nkernel = int-4x\n[%s]\nkernel = long-8x\n",
+			 sec);
+		write_file(conf_path, text, 0644);
+		ck_assert_str_eq(rc4tune_kernel_name(), "long-8x");
+		return;
+	}
+	ck_assert_str_eq(rc4tune_kernel_name(), _i ? "long-1x" : "int-4x");
+}
+END_TEST
+
+/* What the first use writes on stderr: nothing, unless RC4TUNE_DEBUG=1. */
+static void stderr_of_first_use(char *out, size_t size)
+{
+	char path[sizeof dir + 16];
+
+	snprintf(path, sizeof path, "%s/stderr", dir);
+	fflush(stderr);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	int saved = dup(2);
+	ck_assert_int_eq(dup2(fd, 2), 2);
+	rc4tune_kernel_name();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ssize_t n = pread(fd, out, size - 1, 0);
+	ck_assert_int_ge(n, 0);
+	out[n] = '\0';
+	close(fd);
+}
+
+START_TEST(test_debug_trail)
+{
+	char out[4096];
+
+	setenv("RC4TUNE_CONF", conf_path, 1); /* no such file */
+	unsetenv("RC4TUNE_KERNEL");
+	if (_i == 0) {
+		unsetenv("RC4TUNE_DEBUG");
+		stderr_of_first_use(out, sizeof out);
+		ck_assert_str_eq(out, "");
+	} else {
+		setenv("RC4TUNE_DEBUG", "1", 1);
+		stderr_of_first_use(out, sizeof out);
+		ck_assert_ptr_nonnull(strstr(out, "librc4tune: RC4TUNE_KERNEL: "
+						  "not set\n"));
+		ck_assert_ptr_nonnull(strstr(out, "no such file\n"));
+		ck_assert_ptr_nonnull(strstr(out, "librc4tune: chosen: "));
+	}
+}
+END_TEST
+
+enum { THREADS = 64 };
+static pthread_barrier_t start;
+
+static void *first_use(void *arg)
+{
+	rc4tune_key *key = arg;
+
+	pthread_barrier_wait(&start);
+	ck_assert_int_eq(rc4tune_set_key(key, "Key", 3), 0);
+	return (void *)rc4tune_kernel_name();
+}
+
+/* 64 threads make their first call at once: one selection, one kernel. */
+START_TEST(test_concurrent_first_use)
+{
+	static rc4tune_key keys[THREADS];
+	pthread_t t[THREADS];
+	void *name[THREADS];
+
+	setenv("RC4TUNE_CONF", conf_path, 1);
+	setenv("RC4TUNE_KERNEL", "long-8x-chunk", 1);
+	ck_assert_int_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
+	for (int i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, first_use,
+						&keys[i]),
+				 0);
+	for (int i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_join(t[i], &name[i]), 0);
+	for (int i = 0; i < THREADS; i++) {
+		ck_assert_str_eq(name[i], "long-8x-chunk");
+		ck_assert_ptr_eq(keys[i].kernel, rc4k_find("long-8x-chunk"));
+	}
+	pthread_barrier_destroy(&start);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("select");
+	TCase *tc = tcase_create("precedence");
+	int nbad = sizeof bad / sizeof bad[0];
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_env_first);
+	tcase_add_loop_test(tc, test_env_skipped, 0, nbad);
+	tcase_add_loop_test(tc, test_cpu_section_skipped, 0, nbad);
+	tcase_add_loop_test(tc, test_default_skipped, 0, nbad);
+	tcase_add_loop_test(tc, test_heuristic_skipped, 0, 2);
+	tcase_add_test(tc, test_other_cpu_section);
+	tcase_add_test(tc, test_cpu_unknown);
+	tcase_add_test(tc, test_config_missing_or_refused);
+	tcase_add_test(tc, test_config_last_wins);
+	tcase_add_test(tc, test_selftest_once);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("heuristic");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_heuristic_table, 0,
+			    sizeof heuristic_cases / sizeof heuristic_cases[0]);
+	tcase_add_test(tc, test_heuristic_no_cpu);
+	tcase_add_test(tc, test_decode_matches_libcpuid);
+	tcase_add_test(tc, test_live_cpu);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("live");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_live_env_and_conf, 0, 2);
+	tcase_add_loop_test(tc, test_debug_trail, 0, 2);
+	tcase_add_test(tc, test_concurrent_first_use);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

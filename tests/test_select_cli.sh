@@ -1,0 +1,156 @@
+#!/bin/sh
+# test_select_cli.sh - rc4tune --explain, --heuristic [--cpuid-dump FILE],
+# --check-conf [FILE]; and the config --generate-conf writes is the one the
+# library then uses.  Fixtures are written here, into a temporary directory.
+#
+# Environment (make check sets it): RC4TUNE, the rc4tune binary.
+set -u
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fails=0
+tab=$(printf '\t')
+unset RC4TUNE_KERNEL RC4TUNE_DEBUG
+RC4TUNE_CONF=$tmp/rc4tune.conf
+export RC4TUNE_CONF
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect WHAT STATUS CMD...: run CMD (stdout, stderr in $tmp/out, $tmp/err)
+# and check its exit status.
+expect() {
+	what=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq "$want" ]; then ok "$what"; else
+		fail "$what: exit $rc, not $want"; cat "$tmp/out" "$tmp/err"
+	fi
+}
+
+# has FILE PATTERN WHAT: FILE has a line matching the grep PATTERN.
+has() {
+	if grep -q -- "$2" "$1"; then ok "$3"; else
+		fail "$3: no '$2' in:"; cat "$1"
+	fi
+}
+
+# dump FILE VENDOR-WORDS LEAF1-EAX: a raw CPUID dump as libcpuid writes
+# it, leaves 0 and 1 only (what the heuristic needs).
+dump() {
+	printf 'basic_cpuid[0]=00000001 %s\nbasic_cpuid[1]=%s 00000800 00000000 178bfbff\n' \
+		"$2" "$3" >"$1"
+}
+intel='756e6547 6c65746e 49656e69'
+amd='68747541 444d4163 69746e65'
+
+# --- --heuristic --cpuid-dump: K8 and P III 32/64-bit state, P4 and
+# Core 2 8-bit state, modern CPUs not 8-bit ---------------------------------
+heuristic() { # NAME VENDOR EAX LAYOUT-REGEX
+	dump "$tmp/$1.raw" "$2" "$3"
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/$1.raw" >"$tmp/out" 2>"$tmp/err"
+	if [ $? -ne 0 ]; then
+		if grep -q 'without libcpuid' "$tmp/err"; then
+			echo "SKIP: $1: built without libcpuid"; return
+		fi
+		fail "$1: --heuristic failed"; cat "$tmp/err"; return
+	fi
+	if head -n 1 "$tmp/out" | grep -Eq "^$4[^ $tab]*${tab}cpu "; then
+		ok "heuristic $1: $(cut -f 1 "$tmp/out")"
+	else
+		fail "heuristic $1: want $4, got:"; cat "$tmp/out"
+	fi
+}
+heuristic k8-dual-ht "$amd" 00020f32 '(int|long)-'
+heuristic k8-revg "$amd" 00060fb2 '(int|long)-'
+heuristic p3 "$intel" 0000068a '(int|long)-'
+heuristic p4 "$intel" 00000f29 'char-'
+heuristic p4-ht "$intel" 00000f34 'char-'
+heuristic core2 "$intel" 000006f6 'char-'
+heuristic penryn "$intel" 00010676 'char-'
+heuristic emerald-rapids "$intel" 000c06f2 '(int|long)-'
+heuristic zen4 "$amd" 00a10f11 '(int|long)-'
+
+expect "--heuristic: a missing dump is an error" 1 \
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/none.raw"
+has "$tmp/err" "none.raw" "the error names the file"
+expect "--cpuid-dump without --heuristic is a usage error" 2 \
+	"$RC4TUNE" --cpuid-dump "$tmp/p4.raw"
+
+# Not x86, or no CPUID: nothing more to ask of this CPU.
+if ! "$RC4TUNE" --heuristic >"$tmp/live" 2>"$tmp/err"; then
+	echo "SKIP: this CPU is not identified: $(cat "$tmp/err")"
+	[ $fails -eq 0 ] && exit 77
+	exit 1
+fi
+heur=$(cut -f 1 "$tmp/live")
+live=$(cut -f 2 "$tmp/live" | sed 's/:.*//') # "cpu VENDOR FAMILY MODEL"
+
+# --- --explain: the precedence, and its trail -------------------------
+expect "--explain without a config" 0 "$RC4TUNE" --explain
+has "$tmp/out" "no such file" "trail: config missing"
+has "$tmp/out" "^  chosen: $heur (heuristic)" "heuristic's $heur chosen"
+[ "$(head -n 1 "$tmp/out")" = "$heur" ] && ok "first line: the kernel" ||
+	fail "first line is not $heur"
+
+printf '[default]\nkernel = int-4x\n[%s]\nkernel = long-1x\n' "$live" \
+	>"$RC4TUNE_CONF"
+expect "--explain with this CPU's section" 0 "$RC4TUNE" --explain
+has "$tmp/out" "^long-1x$" "this CPU's section wins over [default]"
+has "$tmp/out" "chosen: long-1x (config line 4 \[$live\])" "trail: section"
+
+expect "--explain with RC4TUNE_KERNEL" 0 env RC4TUNE_KERNEL=char-4x "$RC4TUNE" --explain
+has "$tmp/out" "^char-4x$" "RC4TUNE_KERNEL wins"
+expect "--explain with an unknown RC4TUNE_KERNEL" 0 \
+	env RC4TUNE_KERNEL=no-such "$RC4TUNE" --explain
+has "$tmp/out" '"no-such": unknown kernel; skipped' "trail: env skipped"
+has "$tmp/out" "^long-1x$" "then this CPU's section"
+
+chmod 664 "$RC4TUNE_CONF"
+expect "--explain with a group-writable config" 0 "$RC4TUNE" --explain
+has "$tmp/out" "whole file ignored: writable by group" "trail: refused"
+chmod 644 "$RC4TUNE_CONF"
+
+# --- --check-conf -------------------------------------------------------
+expect "--check-conf: a good file" 0 "$RC4TUNE" --check-conf
+has "$tmp/out" "OK (0 errors, 0 warnings)" "summary"
+
+printf '[default]\nkernel = no-such\ncolour = red\n[cpu x]\nkernel = int-8x\n' \
+	>"$tmp/bad.conf"
+expect "--check-conf FILE: errors" 1 "$RC4TUNE" --check-conf "$tmp/bad.conf"
+has "$tmp/err" "bad.conf:2: error: unknown kernel \"no-such\"" "unknown kernel"
+has "$tmp/err" "bad.conf:3: warning: unknown key \"colour\"" "unknown key"
+has "$tmp/err" "bad.conf:5: error: malformed section \[cpu x\]" "bad section"
+
+{ printf '[default]\nkernel = int-8x ; '; printf '%0250d\n' 0; } >"$tmp/long.conf"
+expect "--check-conf=FILE: a long line" 1 \
+	"$RC4TUNE" --check-conf="$tmp/long.conf"
+has "$tmp/err" "long.conf:2: error: line longer than 198 bytes; the library ignores the whole file" \
+	"long line: file:line, whole file"
+
+mkfifo "$tmp/fifo"
+expect "--check-conf: a FIFO, without blocking" 1 \
+	timeout 10 "$RC4TUNE" --check-conf "$tmp/fifo"
+has "$tmp/err" "a FIFO, not a regular file" "FIFO named"
+expect "--check-conf: a missing file" 1 "$RC4TUNE" --check-conf "$tmp/none"
+
+# --- the tuner's file, then used by the library -------------------------
+rm -f "$RC4TUNE_CONF"
+expect "--generate-conf" 0 "$RC4TUNE" --generate-conf --output "$RC4TUNE_CONF" \
+	--budget 0.5 --quiet
+tuned=$(awk -v h="[$live]" '$0 == h { p = 1 } p && /^kernel = / { print $3; exit }' \
+	"$RC4TUNE_CONF")
+expect "--check-conf on the tuner's file" 0 "$RC4TUNE" --check-conf
+expect "--explain on the tuner's file" 0 "$RC4TUNE" --explain
+if [ -n "$tuned" ] && [ "$(head -n 1 "$tmp/out")" = "$tuned" ]; then
+	ok "the library uses the tuner's $tuned"
+else
+	fail "tuner wrote '$tuned', library chose:"; cat "$tmp/out"
+fi
+has "$tmp/out" "chosen: $tuned (config line [0-9]* \[$live\])" \
+	"trail: from this CPU's section"
+
+[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
