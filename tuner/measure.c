@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <x86intrin.h>
@@ -52,6 +53,10 @@ static const double SETTLE = 0.5;      /* budget spent before a quiet stop */
 static const double TIE_FLOOR = 0.01;  /* closer than 1 %: always a tie */
 static const double TIE_CAP = 0.02;    /* a tie never costs more than 2 % */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
+/* Other processes using this share of all CPUs compete for cores, caches
+ * and memory, and not evenly across kernels, in a way the spread of
+ * slices need not show: no early stop, and the result is uncertain. */
+static const double BUSY = 0.25;
 
 const char *workload_name(enum workload w)
 {
@@ -101,6 +106,49 @@ static uint64_t cycles(void)
 #else
 	return 0;
 #endif
+}
+
+/* Busy and total time of all CPUs (/proc/stat) and this process's CPU
+ * time, in seconds, to tell what the rest of the machine did meanwhile. */
+struct load_mark {
+	double busy, total, self;
+	bool known;
+};
+
+static void load_mark(struct load_mark *l)
+{
+	unsigned long long v[8] = { 0 }; /* user nice system idle iowait ... */
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	struct timespec ts;
+	FILE *f = fopen("/proc/stat", "re");
+	int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7])
+		  : 0;
+
+	if (f)
+		fclose(f);
+	l->known = n >= 5 && hz > 0;
+	l->total = 0;
+	for (int i = 0; i < 8; i++)
+		l->total += (double)v[i] / hz;
+	l->busy = l->total - (double)(v[3] + v[4]) / hz;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	l->self = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The share of all CPUs' time that other processes used since A, or -1
+ * when unknown (no /proc/stat). */
+static double others_load(const struct load_mark *a)
+{
+	struct load_mark b;
+
+	load_mark(&b);
+	if (!a->known || !b.known || b.total <= a->total)
+		return -1;
+	double l = (b.busy - a->busy - (b.self - a->self)) /
+		   (b.total - a->total);
+	return l > 0 ? l : 0;
 }
 
 /* One state and one buffer, cache-line aligned, shared by all kernels:
@@ -246,7 +294,8 @@ static void summarize(struct measurement *m, const double *samples,
 	}
 	m->window = fmin(fmax(m->noise, TIE_FLOOR), TIE_CAP);
 	/* Noise matters only when it could have swapped best and second. */
-	m->uncertain = m->noise > TIE_CAP && m->gap < m->noise;
+	m->uncertain = (m->noise > TIE_CAP && m->gap < m->noise) ||
+		       m->load >= BUSY;
 
 	/* Among the kernels within the window of the best: the preferred
 	 * one, else the earliest in the registry (simplest loops first). */
@@ -327,8 +376,11 @@ int measure_run(struct measurement *m, const char *const *names,
 	double start = now();
 	uint64_t cstart = cycles();
 	size_t nok = 0;
+	struct load_mark mark;
 
+	load_mark(&mark);
 	memset(m, 0, sizeof *m);
+	m->load = -1;
 	m->workload = w;
 	m->clock = "CLOCK_MONOTONIC";
 	if (collect(m, names) != 0)
@@ -377,6 +429,7 @@ int measure_run(struct measurement *m, const char *const *names,
 					rate(c, n, run(m->kr[i].k, c, n));
 			}
 		m->rounds++;
+		m->load = others_load(&mark);
 		summarize(m, samples, round_scores, prefer);
 		double elapsed = now() - start, round_time = elapsed - last;
 		last = elapsed;
@@ -387,7 +440,7 @@ int measure_run(struct measurement *m, const char *const *names,
 		if (m->rounds < MIN_ROUNDS)
 			continue;
 		if (elapsed + round_time > budget ||
-		    (elapsed >= budget * SETTLE &&
+		    (elapsed >= budget * SETTLE && m->load < BUSY &&
 		     (m->noise <= TIE_FLOOR || m->gap > m->noise)))
 			break;
 	}

@@ -47,8 +47,11 @@ struct measurement {
 	double noise;               /* relative uncertainty of best vs second */
 	double gap;                 /* 1 - second's score / best's */
 	double window;              /* scores this close to the best tie */
-	bool uncertain;             /* noise above the window's cap, and
-				     * enough to swap best and second */
+	double load;                /* share of all CPUs other processes
+				     * used meanwhile; -1: unknown */
+	bool uncertain;             /* the machine was busy, or the noise
+				     * was above the window's cap and enough
+				     * to swap best and second */
 	size_t best;                /* highest score */
 	size_t winner;              /* the pick: best, or the tie-break */
 	size_t ntied;               /* kernels within the window (>= 1) */

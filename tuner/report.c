@@ -69,11 +69,16 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 		fprintf(f, "%sc/B@8k: cycles per byte at 8192 bytes, of the %s "
 			   "at %.3f GHz\n",
 			prefix, m->cycle_clock, m->cycle_hz / 1e9);
-	fprintf(f, "%snoise %.1f %%, gap %.1f %% (best vs second); "
-		   "confidence: %s\n",
-		prefix, m->noise * 100, m->gap * 100,
-		m->uncertain ? "LOW, the machine was busy: the result is "
-			       "uncertain, rerun on an idle machine"
+	fprintf(f, "%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
+		m->noise * 100, m->gap * 100);
+	if (m->load >= 0)
+		fprintf(f, "other processes used %.0f %% of the CPUs\n",
+			m->load * 100);
+	else
+		fprintf(f, "the other processes' load is unknown\n");
+	fprintf(f, "%sconfidence: %s\n", prefix,
+		m->uncertain ? "LOW, the machine was busy or noisy: the result "
+			       "is uncertain, rerun on an idle machine"
 			     : "high");
 	if (m->tie_rule)
 		fprintf(f, "%stie: %zu kernels within %.1f %% of the best (%s): "
@@ -128,10 +133,16 @@ void report_json(FILE *f, const struct measurement *m, const char *cpu)
 	else
 		fputs("null,\n  \"cycle_hz\": null", f);
 	fprintf(f, ",\n  \"noise\": %.4f,\n  \"gap\": %.4f,\n"
-		   "  \"uncertain\": %s,\n"
+		   "  \"others_load\": ",
+		m->noise, m->gap);
+	if (m->load >= 0)
+		fprintf(f, "%.3f", m->load);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"uncertain\": %s,\n"
 		   "  \"best\": \"%s\",\n  \"winner\": \"%s\",\n"
 		   "  \"tied\": %zu,\n  \"tie_rule\": ",
-		m->noise, m->gap, m->uncertain ? "true" : "false",
+		m->uncertain ? "true" : "false",
 		m->kr[m->best].k->name, m->kr[m->winner].k->name, m->ntied);
 	if (m->tie_rule)
 		fprintf(f, "\"%s\"", m->tie_rule);
