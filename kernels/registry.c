@@ -67,3 +67,36 @@ int rc4k_usable(const struct rc4k *k)
 /* Portable C, within 1 % of the best C loop on the CPUs measured so far
  * (tests/bench); 32-bit entries avoid the char layout's Core 2 / K8 traps. */
 const struct rc4k *const rc4k_default = &rc4k_int_8x;
+
+/* --- batch kernels (batch.h): many streams at once, one line each --- */
+#include "batch.h"
+
+extern const struct rc4k_batch rc4k_char_2lane, rc4k_char_4lane,
+	rc4k_char_8lane, rc4k_int_2lane, rc4k_int_4lane, rc4k_int_8lane;
+
+const struct rc4k_batch *const rc4k_batch_registry[] = {
+	&rc4k_char_2lane,
+	&rc4k_char_4lane,
+	&rc4k_char_8lane,
+	&rc4k_int_2lane,
+	&rc4k_int_4lane,
+	&rc4k_int_8lane,
+	NULL,
+};
+
+const struct rc4k_batch *rc4k_batch_find(const char *name)
+{
+	for (const struct rc4k_batch *const *b = rc4k_batch_registry; *b; b++)
+		if (strcmp((*b)->name, name) == 0)
+			return *b;
+	return NULL;
+}
+
+int rc4k_batch_usable(const struct rc4k_batch *b)
+{
+	return b->usable == NULL || b->usable();
+}
+
+/* Portable C; the C batch kernel with the most keys/s and a top 8-stream
+ * rate on Zen 4 (tests/bench_batch), where the int ones trail it. */
+const struct rc4k_batch *const rc4k_batch_default = &rc4k_char_4lane;

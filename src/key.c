@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include "kernels/batch.h"
 #include "rc4tune.h"
 #include "select.h"
 
@@ -32,4 +33,82 @@ void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 {
 	const struct rc4k *k = key->kernel;
 	k->crypt(state_of(key), len, in, out);
+}
+
+void rc4tune_skip(rc4tune_key *key, size_t n)
+{
+	/* In place over a small buffer: no allocation, no second buffer. */
+	uint8_t buf[256] = { 0 };
+	const struct rc4k *k = key->kernel;
+
+	while (n > 0) {
+		size_t step = n < sizeof buf ? n : sizeof buf;
+		k->crypt(state_of(key), step, buf, buf);
+		n -= step;
+	}
+}
+
+/* Batch kernels take arrays of state pointers; they are built on the stack
+ * this many keys at a time (a multiple of every lane count). */
+#define GROUP 64
+
+int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
+		     const size_t *len)
+{
+	if (n > 0 && (keys == NULL || data == NULL || len == NULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (data[i] == NULL || len[i] < 1 || len[i] > 256) {
+			errno = EINVAL;
+			return -1;
+		}
+
+	const struct rc4k_batch *b = rc4_batch_current();
+	const struct rc4k *cur = rc4_current();
+	/* The current kernel continues these keys if it reads this layout. */
+	const struct rc4k *single = cur->width == b->width ? cur : b->single;
+	struct rc4k_state *st[GROUP];
+	const uint8_t *key[GROUP];
+
+	for (size_t i = 0; i < n; i += GROUP) {
+		size_t m = n - i < GROUP ? n - i : GROUP;
+		for (size_t j = 0; j < m; j++) {
+			st[j] = state_of(&keys[i + j]);
+			key[j] = data[i + j];
+		}
+		b->set_keys(st, m, key, len + i);
+		for (size_t j = 0; j < m; j++)
+			keys[i + j].kernel = single;
+	}
+	return 0;
+}
+
+void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
+			const void *const *in, void *const *out)
+{
+	const struct rc4k_batch *b = rc4_batch_current();
+	struct rc4k_state *st[GROUP];
+	const uint8_t *pin[GROUP];
+	uint8_t *pout[GROUP];
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rc4k *k = keys[i].kernel;
+		if (k->width != b->width) {
+			/* set up by a kernel of another layout */
+			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
+			continue;
+		}
+		st[m] = state_of(&keys[i]);
+		pin[m] = in[i];
+		pout[m] = out[i];
+		if (++m == GROUP) {
+			b->crypt_many(st, m, len, pin, pout);
+			m = 0;
+		}
+	}
+	if (m > 0)
+		b->crypt_many(st, m, len, pin, pout);
 }

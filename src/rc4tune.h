@@ -50,6 +50,33 @@ RC4TUNE_API int rc4tune_use_kernel(const char *name);
 RC4TUNE_API const char *rc4tune_kernel_info(size_t i, const char **summary,
 					    int *usable);
 
+/* --- Many keys at once (password recovery, servers with many streams).
+ * Each call gives the same bytes as N separate single-key calls; the keys
+ * must be N distinct objects. */
+
+/* Set up KEYS[i] from LEN[i] (1..256) bytes of DATA[i], for i < N, with the
+ * current batch kernel.  Returns 0, or -1 with errno = EINVAL if any key is
+ * invalid; then no key was touched. */
+RC4TUNE_API int rc4tune_set_keys(rc4tune_key *keys, size_t n,
+				 const void *const *data, const size_t *len);
+
+/* XOR LEN keystream bytes of each of N streams: IN[i] into OUT[i] with
+ * KEYS[i].  IN[i] == OUT[i] is allowed, other overlaps are not.  Keys set
+ * up by any kernel may be mixed; each continues its own stream. */
+RC4TUNE_API void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
+				    const void *const *in, void *const *out);
+
+/* Discard the next N keystream bytes of KEY (RC4-drop[N]). */
+RC4TUNE_API void rc4tune_skip(rc4tune_key *key, size_t n);
+
+/* The batch kernel that rc4tune_set_keys and rc4tune_crypt_many use
+ * (selected at first use, as rc4tune_kernel_name's). */
+RC4TUNE_API const char *rc4tune_batch_kernel_name(void);
+
+/* Make batch calls in this process use batch kernel NAME.  Returns 0, or
+ * -1 with errno = ENOENT or ENOTSUP, as rc4tune_use_kernel. */
+RC4TUNE_API int rc4tune_use_batch_kernel(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

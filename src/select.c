@@ -14,6 +14,7 @@
 #include <string.h>
 #include "conf.h"
 #include "heuristic.h"
+#include "kernels/batch.h"
 #include "rc4tune.h"
 #include "select.h"
 
@@ -242,4 +243,47 @@ const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
 	if (usable)
 		*usable = rc4k_usable(k);
 	return k->name;
+}
+
+/* --- batch kernels: a second current, chosen and switched the same way */
+static _Atomic(const struct rc4k_batch *) batch_current;
+static pthread_once_t batch_once = PTHREAD_ONCE_INIT;
+
+static void choose_batch(void)
+{
+	atomic_store_explicit(&batch_current, rc4k_batch_default,
+			      memory_order_release);
+}
+
+const struct rc4k_batch *rc4_batch_current(void)
+{
+	const struct rc4k_batch *b =
+		atomic_load_explicit(&batch_current, memory_order_acquire);
+	if (b == NULL) {
+		pthread_once(&batch_once, choose_batch);
+		b = atomic_load_explicit(&batch_current, memory_order_acquire);
+	}
+	return b;
+}
+
+const char *rc4tune_batch_kernel_name(void)
+{
+	return rc4_batch_current()->name;
+}
+
+int rc4tune_use_batch_kernel(const char *name)
+{
+	const struct rc4k_batch *b = name ? rc4k_batch_find(name) : NULL;
+
+	rc4_batch_current(); /* a later first-use selection must not undo this */
+	if (b == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (!rc4k_batch_usable(b) || rc4k_batch_selftest(b) != 0) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	atomic_store_explicit(&batch_current, b, memory_order_release);
+	return 0;
 }

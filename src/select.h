@@ -35,4 +35,9 @@ const struct rc4k *rc4_select(const struct rc4_select_in *in, char *trail,
  * (run at most once per kernel per process).  Returns NULL, or why not. */
 const char *rc4_kernel_refused(const struct rc4k *k);
 
+/* The batch kernel (kernels/batch.h) that rc4tune_set_keys and
+ * rc4tune_crypt_many use; chosen at first use, as rc4_current. */
+struct rc4k_batch;
+const struct rc4k_batch *rc4_batch_current(void);
+
 #endif

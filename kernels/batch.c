@@ -1,0 +1,239 @@
+/* batch.c - interleaved kernels: 2, 4 or 8 independent streams stepped in
+ * lockstep, for key schedules and keystream.
+ *
+ * Each lane's chain (load S[x], add to y, load S[y], swap) is serial, but
+ * the lanes share nothing, so the core overlaps them.  Every loop is
+ * written once, for L lanes; a kernel of L lanes handles the keys left
+ * over after its groups with the L/2, L/4, ... 1-lane instances. */
+#include "loop.h"
+#include "batch.h"
+
+/* The key repeated to 256 bytes (and 8 bytes of slack for the word copies),
+ * so that the schedules of keys of different lengths still move in
+ * lockstep, reading kx[i] instead of tracking each key's own index. */
+#define KX_LEN (256 + 8)
+
+static void expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+{
+	size_t have = len;
+
+	memcpy(kx, key, len);
+	for (; have < 8; have *= 2)
+		memcpy(kx + have, kx, have);
+	/* Doubling: a few rounds of independent 8-byte copies, not a chain
+	 * of 256 dependent ones.  HAVE stays a multiple of LEN, so a copy
+	 * that reads bytes this round wrote still reads the right ones. */
+	for (; have < 256; have *= 2)
+		for (size_t o = 0; o < have && have + o < 256; o += 8)
+			memcpy(kx + have + o, kx + o, 8);
+}
+
+static const uint8_t ident_c[256] = {
+#define B4(n) n, n + 1, n + 2, n + 3
+#define B16(n) B4(n), B4(n + 4), B4(n + 8), B4(n + 12)
+#define B64(n) B16(n), B16(n + 16), B16(n + 32), B16(n + 48)
+	B64(0), B64(64), B64(128), B64(192)
+};
+static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
+#undef B64
+#undef B16
+#undef B4
+
+/* Per-lane scalars: the lanes' j, y and keystream words are written as
+ * X(0) X(1) ... so that each is a plain local the compiler keeps in a
+ * register (arrays indexed by lane were left in memory on the chain). */
+#define RC4K_REP1(X) X(0)
+#define RC4K_REP2(X) X(0) X(1)
+#define RC4K_REP4(X) RC4K_REP2(X) X(2) X(3)
+#define RC4K_REP8(X) RC4K_REP4(X) X(4) X(5) X(6) X(7)
+
+/* The lanes' states are copied to one local array: every entry is then at
+ * a fixed offset from the stack pointer, and no register holds a lane's
+ * base.  A lane is padded by 64 bytes so that lanes 1 KiB apart (int) do
+ * not meet at 4 KiB strides, where loads falsely wait for stores. */
+#define RC4K_LOCAL(T) (256 + 64 / sizeof(T))
+
+/* The KSA of L keys at once (ENT: the entry type; S, kx and i in scope). */
+#define KSA_DECL(l) unsigned j##l = 0;
+#define KSA_STEP(l)                                          \
+	{                                                    \
+		ent t = S[l][i];                             \
+		j##l = (j##l + t + kx[l][i]) & 0xff;         \
+		S[l][i] = S[l][j##l];                        \
+		S[l][j##l] = t;                              \
+	}
+
+#define RC4K_BATCH_KSA(fn, T, M, L, ident)                                    \
+	static void fn(struct rc4k_state *const *st,                         \
+		       const uint8_t *const *key, const size_t *len)         \
+	{                                                                     \
+		typedef T ent;                                                \
+		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
+		uint8_t kx[L][KX_LEN];                                        \
+		RC4K_REP##L(KSA_DECL)                                         \
+		for (unsigned l = 0; l < (L); l++) {                          \
+			memcpy(S[l], ident, sizeof ident);                    \
+			expand_key(kx[l], key[l], len[l]);                    \
+		}                                                             \
+		for (unsigned i = 0; i < 256; i++) {                          \
+			RC4K_REP##L(KSA_STEP)                                 \
+		}                                                             \
+		for (unsigned l = 0; l < (L); l++) {                          \
+			memcpy(st[l]->s.M, S[l], sizeof ident);               \
+			st[l]->x = st[l]->y = 0;                              \
+		}                                                             \
+	}
+
+/* Keystream: one x for all lanes, since lanes in step (keys set up together
+ * and fed equal lengths, the batch use) share it; 8 bytes of each lane
+ * gathered into a word and XORed at once (as RC4K_CRYPT_CHUNK). */
+#define PRGA_KS(l, k)                                        \
+	{                                                    \
+		ent tx = S[l][x];                            \
+		y##l = (y##l + tx) & 0xff;                   \
+		ent ty = S[l][y##l];                         \
+		S[l][x] = ty;                                \
+		S[l][y##l] = tx;                             \
+		k = (uint8_t)S[l][(tx + ty) & 0xff];         \
+	}
+#define PRGA_DECL(l) unsigned y##l = st[l]->y; uint64_t ks##l = 0;
+#define PRGA_GATHER(l)                                       \
+	{                                                    \
+		uint8_t k;                                   \
+		PRGA_KS(l, k);                               \
+		ks##l |= (uint64_t)k << RC4K_LANE(b);        \
+	}
+#define PRGA_XOR(l)                                          \
+	{                                                    \
+		uint64_t v;                                  \
+		memcpy(&v, in[l] + n, 8);                    \
+		v ^= ks##l;                                  \
+		memcpy(out[l] + n, &v, 8);                   \
+		ks##l = 0;                                   \
+	}
+#define PRGA_BYTE(l)                                         \
+	{                                                    \
+		uint8_t k;                                   \
+		PRGA_KS(l, k);                               \
+		out[l][n] = in[l][n] ^ k;                    \
+	}
+#define PRGA_SAVE(l) st[l]->y = y##l;
+
+/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
+ * 1-lane instance). */
+#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
+	static void fn(struct rc4k_state *const *st, size_t len,             \
+		       const uint8_t *const *in, uint8_t *const *out)        \
+	{                                                                     \
+		typedef T ent;                                                \
+		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
+		unsigned x = st[0]->x;                                        \
+		size_t n = 0;                                                 \
+		for (unsigned l = 1; l < (L); l++)                            \
+			if (st[l]->x != x) {                                  \
+				for (l = 0; l < (L); l++)                     \
+					one(st + l, len, in + l, out + l);    \
+				return;                                       \
+			}                                                     \
+		RC4K_REP##L(PRGA_DECL)                                        \
+		for (unsigned l = 0; l < (L); l++)                            \
+			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
+		for (; len - n >= 8; n += 8) {                                \
+			RC4K_UNROLL(8)                                        \
+			for (unsigned b = 0; b < 8; b++) {                    \
+				x = (x + 1) & 0xff;                           \
+				RC4K_REP##L(PRGA_GATHER)                      \
+			}                                                     \
+			RC4K_REP##L(PRGA_XOR)                                 \
+		}                                                             \
+		for (; n < len; n++) {                                        \
+			x = (x + 1) & 0xff;                                   \
+			RC4K_REP##L(PRGA_BYTE)                                \
+		}                                                             \
+		for (unsigned l = 0; l < (L); l++) {                          \
+			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
+			st[l]->x = x;                                         \
+		}                                                             \
+		RC4K_REP##L(PRGA_SAVE)                                        \
+	}
+
+typedef void ksa_fn(struct rc4k_state *const *st, const uint8_t *const *key,
+		    const size_t *len);
+typedef void prga_fn(struct rc4k_state *const *st, size_t len,
+		     const uint8_t *const *in, uint8_t *const *out);
+
+/* A family: the 1-, 2-, 4- and 8-lane loops for one state layout, indexed
+ * by log2 of the lane count. */
+#define RC4K_BATCH_FAMILY(fam, T, M, ident)                                 \
+	RC4K_BATCH_KSA(fam##_ksa1, T, M, 1, ident)                          \
+	RC4K_BATCH_KSA(fam##_ksa2, T, M, 2, ident)                          \
+	RC4K_BATCH_KSA(fam##_ksa4, T, M, 4, ident)                          \
+	RC4K_BATCH_KSA(fam##_ksa8, T, M, 8, ident)                          \
+	RC4K_BATCH_PRGA(fam##_prga1, T, M, 1, fam##_prga1)                  \
+	RC4K_BATCH_PRGA(fam##_prga2, T, M, 2, fam##_prga1)                  \
+	RC4K_BATCH_PRGA(fam##_prga4, T, M, 4, fam##_prga1)                  \
+	RC4K_BATCH_PRGA(fam##_prga8, T, M, 8, fam##_prga1)                  \
+	static ksa_fn *const fam##_ksa[] = { fam##_ksa1, fam##_ksa2,        \
+					     fam##_ksa4, fam##_ksa8 };      \
+	static prga_fn *const fam##_prga[] = { fam##_prga1, fam##_prga2,    \
+					       fam##_prga4, fam##_prga8 };
+
+/* log2 of the largest group (at most 2^G lanes) that LEFT keys fill: full
+ * groups while they last, then at most one of each smaller power of two. */
+static unsigned group_log(size_t left, unsigned g)
+{
+	while (((size_t)1 << g) > left)
+		g--;
+	return g;
+}
+
+/* One registry entry: FAM's loops with up to 2^G lanes. */
+#define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion)               \
+	static void var##_set_keys(struct rc4k_state *const *st, size_t n,  \
+				   const uint8_t *const *key,               \
+				   const size_t *len)                       \
+	{                                                                   \
+		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
+			g = group_log(n - i, G);                            \
+			fam##_ksa[g](st + i, key + i, len + i);             \
+		}                                                           \
+	}                                                                   \
+	static void var##_crypt_many(struct rc4k_state *const *st,          \
+				     size_t n, size_t len,                  \
+				     const uint8_t *const *in,              \
+				     uint8_t *const *out)                   \
+	{                                                                   \
+		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
+			g = group_log(n - i, G);                            \
+			fam##_prga[g](st + i, len, in + i, out + i);        \
+		}                                                           \
+	}                                                                   \
+	const struct rc4k_batch var = {                                     \
+		.name = nm, .summary = sum, .usable = NULL,                 \
+		.lanes = 1u << (G), .width = W, .single = &companion,       \
+		.set_keys = var##_set_keys, .crypt_many = var##_crypt_many, \
+	}
+
+extern const struct rc4k rc4k_char_8x_chunk, rc4k_int_8x;
+
+RC4K_BATCH_FAMILY(char, uint8_t, c, ident_c)
+RC4K_BATCH_FAMILY(int, uint32_t, i, ident_i)
+
+RC4K_BATCH_DEFINE(rc4k_char_2lane, "char-2lane",
+		  "8-bit state, 2 streams interleaved", char, 1, 1,
+		  rc4k_char_8x_chunk);
+RC4K_BATCH_DEFINE(rc4k_char_4lane, "char-4lane",
+		  "8-bit state, 4 streams interleaved", char, 2, 1,
+		  rc4k_char_8x_chunk);
+RC4K_BATCH_DEFINE(rc4k_char_8lane, "char-8lane",
+		  "8-bit state, 8 streams interleaved", char, 3, 1,
+		  rc4k_char_8x_chunk);
+RC4K_BATCH_DEFINE(rc4k_int_2lane, "int-2lane",
+		  "32-bit state, 2 streams interleaved", int, 1, 4,
+		  rc4k_int_8x);
+RC4K_BATCH_DEFINE(rc4k_int_4lane, "int-4lane",
+		  "32-bit state, 4 streams interleaved", int, 2, 4,
+		  rc4k_int_8x);
+RC4K_BATCH_DEFINE(rc4k_int_8lane, "int-8lane",
+		  "32-bit state, 8 streams interleaved", int, 3, 4,
+		  rc4k_int_8x);

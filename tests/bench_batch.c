@@ -1,0 +1,255 @@
+/* bench_batch.c - many keys at once, side by side in one run
+ * (`make bench-batch`):
+ *
+ *  keys/s   a fresh 16-byte key and 16 bytes of keystream per key, in
+ *           calls of 64 keys: every batch kernel through rc4tune_set_keys
+ *           + rc4tune_crypt_many, the library's single-key API, and
+ *           OpenSSL's RC4_set_key + RC4 loop;
+ *  MB/s     8 streams x 1024 bytes (rc4tune_crypt_many) for every batch
+ *           kernel, against every single-stream kernel (and OpenSSL's
+ *           RC4) on one stream of 1024-byte calls.
+ *
+ * As tests/bench: short slices, round-robin so drift hits all alike,
+ * medians over rounds.  It prints best batch / OpenSSL (keys/s) and best
+ * batch / best single (MB/s). */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rc4tune.h"
+#include "kernels/batch.h"
+#ifdef HAVE_LIBCRYPTO
+#include <openssl/rc4.h>
+#endif
+
+#define NKEYS 64    /* keys per call in the keys/s test */
+#define KEYLEN 16
+#define MSGLEN 16
+#define NSTREAMS 8  /* streams in the aggregate test */
+#define BLOCK 1024
+#define MAXC 64
+#define MAXROUNDS 64
+
+enum what { BATCH, SINGLE, OPENSSL };
+
+struct cand {
+	const char *name;
+	enum what what;
+	double keys[MAXROUNDS], mbs[MAXROUNDS];
+	double keys_med, mbs_med;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static uint8_t keybytes[NKEYS][KEYLEN], msg[NKEYS][BLOCK];
+static rc4tune_key keys[NKEYS];
+
+/* A fresh key each time: the counter in its first bytes moves on. */
+static void next_keys(uint64_t *ctr)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		++*ctr;
+		memcpy(keybytes[i], ctr, sizeof *ctr);
+	}
+}
+
+/* Keys per second over about SECS. */
+static double slice_keys(const struct cand *c, double secs)
+{
+	static const void *data[NKEYS], *in[NKEYS];
+	static void *out[NKEYS];
+	static size_t len[NKEYS];
+	static uint64_t ctr;
+	size_t done = 0;
+	double t0 = now(), t;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		data[i] = keybytes[i];
+		len[i] = KEYLEN;
+		in[i] = out[i] = msg[i];
+	}
+	do {
+		next_keys(&ctr);
+		if (c->what == BATCH) {
+			rc4tune_set_keys(keys, NKEYS, data, len);
+			rc4tune_crypt_many(keys, NKEYS, MSGLEN, in, out);
+		} else if (c->what == SINGLE) {
+			for (size_t i = 0; i < NKEYS; i++) {
+				rc4tune_set_key(&keys[i], keybytes[i], KEYLEN);
+				rc4tune_crypt(&keys[i], MSGLEN, msg[i], msg[i]);
+			}
+		}
+#ifdef HAVE_LIBCRYPTO
+		else {
+			RC4_KEY ok;
+			for (size_t i = 0; i < NKEYS; i++) {
+				RC4_set_key(&ok, KEYLEN, keybytes[i]);
+				RC4(&ok, MSGLEN, msg[i], msg[i]);
+			}
+		}
+#endif
+		done += NKEYS;
+		t = now() - t0;
+	} while (t < secs);
+	return done / t;
+}
+
+/* Aggregate MB/s over about SECS: NSTREAMS streams for a batch kernel,
+ * one stream otherwise. */
+static double slice_stream(const struct cand *c, double secs)
+{
+	static const void *in[NSTREAMS];
+	static void *out[NSTREAMS];
+	const void *data[NSTREAMS];
+	size_t len[NSTREAMS], bytes = 0;
+	double t0, t;
+#ifdef HAVE_LIBCRYPTO
+	RC4_KEY ok;
+	RC4_set_key(&ok, KEYLEN, keybytes[0]);
+#endif
+
+	for (size_t i = 0; i < NSTREAMS; i++) {
+		data[i] = keybytes[i];
+		len[i] = KEYLEN;
+		in[i] = out[i] = msg[i];
+	}
+	if (c->what == BATCH)
+		rc4tune_set_keys(keys, NSTREAMS, data, len);
+	else
+		rc4tune_set_key(&keys[0], keybytes[0], KEYLEN);
+	t0 = now();
+	do {
+		if (c->what == BATCH) {
+			rc4tune_crypt_many(keys, NSTREAMS, BLOCK, in, out);
+			bytes += NSTREAMS * BLOCK;
+		} else {
+#ifdef HAVE_LIBCRYPTO
+			if (c->what == OPENSSL)
+				RC4(&ok, BLOCK, msg[0], msg[0]);
+			else
+#endif
+				rc4tune_crypt(&keys[0], BLOCK, msg[0], msg[0]);
+			bytes += BLOCK;
+		}
+		t = now() - t0;
+	} while (t < secs);
+	return bytes / t / 1e6;
+}
+
+static void select_cand(const struct cand *c)
+{
+	if (c->what == BATCH)
+		rc4tune_use_batch_kernel(c->name);
+	else if (c->what == SINGLE)
+		rc4tune_use_kernel(c->name);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cand cands[MAXC];
+	const char *lib_single = rc4tune_kernel_name(); /* the library's pick */
+	const char *lib_batch = rc4tune_batch_kernel_name();
+	int n = 0, rounds = 9;
+	double secs = 0.004;
+	const char *name;
+	int usable;
+
+	for (int a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
+			rounds = atoi(argv[++a]);
+		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
+			secs = atof(argv[++a]) / 1000;
+		else
+			rounds = 0;
+	}
+	if (rounds < 1 || rounds > MAXROUNDS || secs <= 0) {
+		fprintf(stderr, "usage: bench_batch [--rounds 1..%d] [--ms MS]\n",
+			MAXROUNDS);
+		return 2;
+	}
+	for (const struct rc4k_batch *const *b = rc4k_batch_registry;
+	     *b && n < MAXC - 1; b++)
+		if (rc4k_batch_usable(*b))
+			cands[n++] = (struct cand){ .name = (*b)->name, .what = BATCH };
+	for (size_t i = 0; n < MAXC - 1 &&
+			   (name = rc4tune_kernel_info(i, NULL, &usable));
+	     i++)
+		if (usable)
+			cands[n++] = (struct cand){ .name = name, .what = SINGLE };
+#ifdef HAVE_LIBCRYPTO
+	cands[n++] = (struct cand){ .name = "openssl", .what = OPENSSL };
+#endif
+
+	for (int r = 0; r < rounds; r++)
+		for (int i = 0; i < n; i++) {
+			select_cand(&cands[i]);
+			cands[i].keys[r] = slice_keys(&cands[i], secs);
+			cands[i].mbs[r] = slice_stream(&cands[i], secs);
+		}
+
+	int best_batch_keys = -1, best_batch_mbs = -1, best_single = -1;
+	int openssl = -1;
+	for (int i = 0; i < n; i++) {
+		struct cand *c = &cands[i];
+		qsort(c->keys, rounds, sizeof(double), cmp_double);
+		qsort(c->mbs, rounds, sizeof(double), cmp_double);
+		c->keys_med = c->keys[rounds / 2];
+		c->mbs_med = c->mbs[rounds / 2];
+		if (c->what == OPENSSL)
+			openssl = i;
+		else if (c->what == SINGLE &&
+			 (best_single < 0 ||
+			  c->mbs_med > cands[best_single].mbs_med))
+			best_single = i;
+		if (c->what != BATCH)
+			continue;
+		if (best_batch_keys < 0 ||
+		    c->keys_med > cands[best_batch_keys].keys_med)
+			best_batch_keys = i;
+		if (best_batch_mbs < 0 ||
+		    c->mbs_med > cands[best_batch_mbs].mbs_med)
+			best_batch_mbs = i;
+	}
+
+	printf("%-22s %12s %14s\n", "", "keys/s", "MB/s");
+	printf("%-22s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
+	for (int i = 0; i < n; i++) {
+		const struct cand *c = &cands[i];
+		const char *tag = c->what == BATCH    ? "batch"
+				  : c->what == SINGLE ? "single"
+						      : "";
+		char label[64];
+		snprintf(label, sizeof label, "%s %s", tag, c->name);
+		printf("%-22s %12.0f %14.1f%s%s\n", label, c->keys_med,
+		       c->mbs_med, c->what == BATCH ? " (8 streams)" : "",
+		       (c->what == BATCH && strcmp(c->name, lib_batch) == 0) ||
+				       (c->what == SINGLE &&
+					strcmp(c->name, lib_single) == 0)
+			       ? "  <- library's pick"
+			       : "");
+	}
+	if (best_batch_keys < 0 || best_single < 0)
+		return 1;
+	if (openssl >= 0)
+		printf("keys/s: best batch (%s) / OpenSSL RC4_set_key+RC4 = "
+		       "%.2f\n",
+		       cands[best_batch_keys].name,
+		       cands[best_batch_keys].keys_med / cands[openssl].keys_med);
+	printf("8x1024 aggregate: best batch (%s) / best single (%s) = %.2f\n",
+	       cands[best_batch_mbs].name, cands[best_single].name,
+	       cands[best_batch_mbs].mbs_med / cands[best_single].mbs_med);
+	return 0;
+}

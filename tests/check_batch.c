@@ -1,0 +1,272 @@
+/* check_batch.c - many keys at once (rc4tune_set_keys, rc4tune_crypt_many,
+ * rc4tune_skip) give the bytes of separate single-key runs of the
+ * reference kernel, for every batch kernel and awkward key counts. */
+#include <config.h>
+
+#include <errno.h>
+#include <string.h>
+#include "rc4tune.h"
+#include "kernels/batch.h"
+#include "testutil.h"
+
+static size_t nbatch;
+
+/* Key counts: none, one, odd, lane multiples and one past them. */
+static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 17 };
+#define NCOUNTS (sizeof counts / sizeof counts[0])
+#define MAXN 17
+#define MSG 300
+
+/* Single-stream kernels the batch keys meet: same layout as some batch
+ * kernels, another layout for others (so both companions are used). */
+static const char *const singles[] = { "int-8x", "char-1x", "long-8x-chunk" };
+
+/* One stream as the reference kernel runs it, alongside the batch one. */
+struct mirror {
+	struct rc4k_state st;
+	uint8_t key[256];
+	size_t len;
+};
+
+static void mirror_crypt(struct mirror *m, size_t len, const uint8_t *in,
+			 uint8_t *out)
+{
+	rc4k_registry[0]->crypt(&m->st, len, in, out);
+}
+
+static void mirror_skip(struct mirror *m, size_t n)
+{
+	static uint8_t junk[2048];
+
+	for (; n > sizeof junk; n -= sizeof junk)
+		mirror_crypt(m, sizeof junk, junk, junk);
+	mirror_crypt(m, n, junk, junk);
+}
+
+/* Random keys of 1..256 bytes set up as a batch, then messages of odd
+ * lengths (in place for some streams), skips between them for some keys,
+ * and at the end each key alone through rc4tune_crypt. */
+START_TEST(test_batch_vs_reference)
+{
+	const struct rc4k_batch *b = rc4k_batch_registry[_i / NCOUNTS];
+	size_t n = counts[_i % NCOUNTS];
+	static rc4tune_key keys[MAXN];
+	static struct mirror ref[MAXN];
+	static uint8_t in[MAXN][MSG], out[MAXN][MSG], want[MSG];
+	const void *data[MAXN], *pin[MAXN];
+	void *pout[MAXN];
+	size_t len[MAXN];
+	uint64_t seed = 0xba7c0000u + (uint64_t)_i;
+
+	if (!rc4k_batch_usable(b))
+		return;
+	ck_assert_int_eq(rc4tune_use_batch_kernel(b->name), 0);
+	ck_assert_int_eq(rc4tune_use_kernel(singles[_i % 3]), 0);
+	for (size_t i = 0; i < n; i++) {
+		ref[i].len = len[i] = 1 + test_below(&seed, 256);
+		test_fill(&seed, ref[i].key, ref[i].len);
+		data[i] = ref[i].key;
+		rc4k_registry[0]->set_key(&ref[i].st, ref[i].key, ref[i].len);
+	}
+	ck_assert_int_eq(rc4tune_set_keys(keys, n, data, len), 0);
+	/* the current kernel continues the keys if it reads their layout */
+	const struct rc4k *cur = rc4k_find(singles[_i % 3]);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_eq(keys[i].kernel,
+				 cur->width == b->width ? cur : b->single);
+
+	for (int msg = 0; msg < 6; msg++) {
+		/* odd lengths, a zero, and one long enough for whole words */
+		static const size_t lens[] = { 1, 13, 0, 8, 77, 261 };
+		size_t m = lens[msg];
+
+		for (size_t i = 0; i < n; i++) {
+			test_fill(&seed, in[i], m);
+			int inplace = (i + (size_t)msg) % 3 == 0;
+			if (inplace)
+				memcpy(out[i], in[i], m);
+			pin[i] = inplace ? out[i] : in[i];
+			pout[i] = out[i];
+		}
+		rc4tune_crypt_many(keys, n, m, pin, pout);
+		for (size_t i = 0; i < n; i++) {
+			mirror_crypt(&ref[i], m, in[i], want);
+			ck_assert_msg(memcmp(out[i], want, m) == 0,
+				      "%s: %zu keys, key %zu (%zu bytes), "
+				      "message %d (%zu bytes)",
+				      b->name, n, i, len[i], msg, m);
+			/* half the keys skip: they fall out of step */
+			if (msg == 2 && i % 2 == 1) {
+				size_t skip = test_below(&seed, 1100);
+				rc4tune_skip(&keys[i], skip);
+				mirror_skip(&ref[i], skip);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		test_fill(&seed, in[i], 40);
+		rc4tune_crypt(&keys[i], 40, in[i], out[i]);
+		mirror_crypt(&ref[i], 40, in[i], want);
+		ck_assert_msg(memcmp(out[i], want, 40) == 0,
+			      "%s: key %zu of %zu alone", b->name, i, n);
+	}
+}
+END_TEST
+
+START_TEST(test_selftest)
+{
+	const struct rc4k_batch *b = rc4k_batch_registry[_i];
+
+	ck_assert_uint_ge(b->lanes, 2);
+	ck_assert_uint_ne(b->width, 0);
+	ck_assert_uint_eq(b->single->width, b->width);
+	ck_assert_ptr_eq(rc4k_batch_find(b->name), b);
+	if (rc4k_batch_usable(b))
+		ck_assert_msg(rc4k_batch_selftest(b) == 0,
+			      "%s fails its self-test", b->name);
+}
+END_TEST
+
+/* An invalid key anywhere fails the whole call before any key changes. */
+START_TEST(test_invalid_key)
+{
+	static rc4tune_key keys[5], before[5];
+	static const uint8_t k256[257] = { 1 };
+	const void *data[5] = { k256, k256, k256, k256, k256 };
+	size_t len[5] = { 16, 1, 256, 5, 16 };
+
+	memset(keys, 0x5a, sizeof keys);
+	memcpy(before, keys, sizeof keys);
+	for (int bad = 0; bad < 3; bad++) {
+		size_t save = len[4];
+		if (bad == 0)
+			len[4] = 0;
+		else if (bad == 1)
+			len[4] = 257;
+		else
+			data[4] = NULL;
+		errno = 0;
+		ck_assert_int_eq(rc4tune_set_keys(keys, 5, data, len), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_mem_eq(keys, before, sizeof keys);
+		len[4] = save;
+		data[4] = k256;
+	}
+	errno = 0;
+	ck_assert_int_eq(rc4tune_set_keys(keys, 5, NULL, len), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(rc4tune_set_keys(NULL, 0, NULL, NULL), 0);
+	ck_assert_int_eq(rc4tune_set_keys(keys, 5, data, len), 0);
+}
+END_TEST
+
+/* Keys keep working when the process switches kernels, single or batch,
+ * and keys of every layout may share one rc4tune_crypt_many call. */
+static void crypt_all(rc4tune_key *keys, size_t n, size_t off, size_t len,
+		      const uint8_t *zero, uint8_t (*got)[600])
+{
+	const void *pin[8];
+	void *pout[8];
+
+	for (size_t i = 0; i < n; i++) {
+		pin[i] = zero;
+		pout[i] = got[i] + off;
+	}
+	rc4tune_crypt_many(keys, n, len, pin, pout);
+}
+
+START_TEST(test_mixed_layouts)
+{
+	/* NULL: set up by rc4tune_set_keys (while long-8x is current) */
+	static const char *const setup[] = { "char-1x", "int-8x", "long-1x",
+					     NULL, "char-ref", NULL, "int-4x" };
+	enum { N = sizeof setup / sizeof setup[0] };
+	static const uint8_t zero[600];
+	static uint8_t got[N][600];
+	uint8_t want[600];
+	rc4tune_key keys[N], batch[2];
+	const void *bdata[2] = { "key 3", "key 5" };
+	size_t blen[2] = { 5, 5 };
+	char name[N][8];
+
+	ck_assert_int_eq(rc4tune_use_batch_kernel("char-4lane"), 0);
+	ck_assert_int_eq(rc4tune_use_kernel("long-8x"), 0);
+	ck_assert_int_eq(rc4tune_set_keys(batch, 2, bdata, blen), 0);
+	keys[3] = batch[0];
+	keys[5] = batch[1];
+	for (size_t i = 0; i < N; i++) {
+		snprintf(name[i], sizeof name[i], "key %zu", i);
+		if (setup[i] == NULL)
+			continue;
+		ck_assert_int_eq(rc4tune_use_kernel(setup[i]), 0);
+		ck_assert_int_eq(rc4tune_set_key(&keys[i], name[i], 5), 0);
+	}
+
+	crypt_all(keys, N, 0, 100, zero, got);
+	ck_assert_int_eq(rc4tune_use_batch_kernel("int-8lane"), 0);
+	ck_assert_int_eq(rc4tune_use_kernel("char-8x-chunk"), 0);
+	crypt_all(keys, N, 100, 333, zero, got);
+	for (size_t i = 0; i < N; i++)
+		rc4tune_crypt(&keys[i], 167, zero, got[i] + 433);
+
+	for (size_t i = 0; i < N; i++) {
+		struct rc4k_state st;
+		rc4k_registry[0]->set_key(&st, (const uint8_t *)name[i], 5);
+		rc4k_registry[0]->crypt(&st, sizeof want, zero, want);
+		ck_assert_msg(memcmp(got[i], want, sizeof want) == 0,
+			      "key %zu (%s)", i, setup[i] ? setup[i] : "batch");
+	}
+}
+END_TEST
+
+/* RFC 6229: key 0x0102030405, keystream at offset 1008, after a skip. */
+START_TEST(test_skip_known_answer)
+{
+	static const uint8_t key[] = { 1, 2, 3, 4, 5 };
+	static const uint8_t at1008[16] = { 0x45, 0x12, 0x90, 0x48, 0xe6, 0xa0,
+					    0xed, 0x0b, 0x56, 0xb4, 0x90, 0x33,
+					    0x8f, 0x07, 0x8d, 0xa5 };
+	uint8_t buf[16] = { 0 };
+	const void *data[1] = { key };
+	size_t len[1] = { sizeof key };
+	rc4tune_key k;
+
+	ck_assert_int_eq(rc4tune_set_keys(&k, 1, data, len), 0);
+	rc4tune_skip(&k, 1000);
+	rc4tune_skip(&k, 0);
+	rc4tune_skip(&k, 8);
+	rc4tune_crypt(&k, sizeof buf, buf, buf);
+	ck_assert_mem_eq(buf, at1008, sizeof buf);
+}
+END_TEST
+
+START_TEST(test_use_batch_kernel)
+{
+	ck_assert_int_eq(rc4tune_use_batch_kernel("int-2lane"), 0);
+	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
+	errno = 0;
+	ck_assert_int_eq(rc4tune_use_batch_kernel("int-8x"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(rc4tune_use_batch_kernel(NULL), -1);
+	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("batch");
+	TCase *tc = tcase_create("all");
+
+	while (rc4k_batch_registry[nbatch])
+		nbatch++;
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_selftest, 0, (int)nbatch);
+	tcase_add_loop_test(tc, test_batch_vs_reference, 0,
+			    (int)(nbatch * NCOUNTS));
+	tcase_add_test(tc, test_invalid_key);
+	tcase_add_test(tc, test_mixed_layouts);
+	tcase_add_test(tc, test_skip_known_answer);
+	tcase_add_test(tc, test_use_batch_kernel);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
