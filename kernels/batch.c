@@ -5,6 +5,8 @@
  * the lanes share nothing, so the core overlaps them.  Every loop is
  * written once, for L lanes; a kernel of L lanes handles the keys left
  * over after its groups with the L/2, L/4, ... 1-lane instances. */
+#include <config.h>
+
 #include "loop.h"
 #include "batch.h"
 
@@ -119,6 +121,15 @@ static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 	}
 #define PRGA_SAVE(l) st[l]->y = y##l;
 
+/* Whether the L lanes share x (a single lane always does). */
+static int in_step(struct rc4k_state *const *st, unsigned lanes)
+{
+	for (unsigned l = 1; l < lanes; l++)
+		if (st[l]->x != st[0]->x)
+			return 0;
+	return 1;
+}
+
 /* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
  * 1-lane instance). */
 #define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
@@ -129,12 +140,11 @@ static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
 		unsigned x = st[0]->x;                                        \
 		size_t n = 0;                                                 \
-		for (unsigned l = 1; l < (L); l++)                            \
-			if (st[l]->x != x) {                                  \
-				for (l = 0; l < (L); l++)                     \
-					one(st + l, len, in + l, out + l);    \
-				return;                                       \
-			}                                                     \
+		if (!in_step(st, L)) {                                        \
+			for (unsigned l = 0; l < (L); l++)                    \
+				one(st + l, len, in + l, out + l);            \
+			return;                                               \
+		}                                                             \
 		RC4K_REP##L(PRGA_DECL)                                        \
 		for (unsigned l = 0; l < (L); l++)                            \
 			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
@@ -188,7 +198,7 @@ static unsigned group_log(size_t left, unsigned g)
 }
 
 /* One registry entry: FAM's loops with up to 2^G lanes. */
-#define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion)               \
+#define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion, use)          \
 	static void var##_set_keys(struct rc4k_state *const *st, size_t n,  \
 				   const uint8_t *const *key,               \
 				   const size_t *len)                       \
@@ -209,31 +219,102 @@ static unsigned group_log(size_t left, unsigned g)
 		}                                                           \
 	}                                                                   \
 	const struct rc4k_batch var = {                                     \
-		.name = nm, .summary = sum, .usable = NULL,                 \
+		.name = nm, .summary = sum, .usable = use,                  \
 		.lanes = 1u << (G), .width = W, .single = &companion,       \
 		.set_keys = var##_set_keys, .crypt_many = var##_crypt_many, \
 	}
 
 extern const struct rc4k rc4k_char_8x_chunk, rc4k_int_8x;
 
+
 RC4K_BATCH_FAMILY(char, uint8_t, c, ident_c)
 RC4K_BATCH_FAMILY(int, uint32_t, i, ident_i)
 
 RC4K_BATCH_DEFINE(rc4k_char_2lane, "char-2lane",
 		  "8-bit state, 2 streams interleaved", char, 1, 1,
-		  rc4k_char_8x_chunk);
+		  rc4k_char_8x_chunk, NULL);
 RC4K_BATCH_DEFINE(rc4k_char_4lane, "char-4lane",
 		  "8-bit state, 4 streams interleaved", char, 2, 1,
-		  rc4k_char_8x_chunk);
+		  rc4k_char_8x_chunk, NULL);
 RC4K_BATCH_DEFINE(rc4k_char_8lane, "char-8lane",
 		  "8-bit state, 8 streams interleaved", char, 3, 1,
-		  rc4k_char_8x_chunk);
+		  rc4k_char_8x_chunk, NULL);
 RC4K_BATCH_DEFINE(rc4k_int_2lane, "int-2lane",
 		  "32-bit state, 2 streams interleaved", int, 1, 4,
-		  rc4k_int_8x);
+		  rc4k_int_8x, NULL);
 RC4K_BATCH_DEFINE(rc4k_int_4lane, "int-4lane",
 		  "32-bit state, 4 streams interleaved", int, 2, 4,
-		  rc4k_int_8x);
+		  rc4k_int_8x, NULL);
 RC4K_BATCH_DEFINE(rc4k_int_8lane, "int-8lane",
 		  "32-bit state, 8 streams interleaved", int, 3, 4,
-		  rc4k_int_8x);
+		  rc4k_int_8x, NULL);
+
+#ifdef RC4TUNE_X86_64
+/* The 4-lane cores of x86_64/batch.S: all lanes' loads of a step before
+ * any of its stores (see there), which gcc's C does not keep in registers. */
+void rc4k_x86_ksa4_char(uint8_t *blk);
+void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
+			 const uint8_t *const *in, uint8_t *const *out);
+
+static int have_sse41(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("sse4.1");
+}
+
+static void char_x86_ksa4(struct rc4k_state *const *st,
+			  const uint8_t *const *key, const size_t *len)
+{
+	/* the lanes' S at l*256, then their keys at 1024 + l*KX_LEN */
+	_Alignas(64) uint8_t blk[4 * 256 + 4 * KX_LEN];
+
+	for (unsigned l = 0; l < 4; l++) {
+		memcpy(blk + 256 * l, ident_c, 256);
+		expand_key(blk + 4 * 256 + KX_LEN * l, key[l], len[l]);
+	}
+	rc4k_x86_ksa4_char(blk);
+	for (unsigned l = 0; l < 4; l++) {
+		memcpy(st[l]->s.c, blk + 256 * l, 256);
+		st[l]->x = st[l]->y = 0;
+	}
+}
+
+/* Whole 16-byte blocks in assembly; the tail, and lanes out of step, in C. */
+static void char_x86_prga4(struct rc4k_state *const *st, size_t len,
+			   const uint8_t *const *in, uint8_t *const *out)
+{
+	_Alignas(64) uint8_t S[4 * 256];
+	uint32_t xy[5];
+	const uint8_t *tin[4];
+	uint8_t *tout[4];
+	size_t done = len & ~(size_t)15;
+
+	if (done == 0 || !in_step(st, 4)) {
+		char_prga4(st, len, in, out);
+		return;
+	}
+	xy[0] = st[0]->x;
+	for (unsigned l = 0; l < 4; l++) {
+		memcpy(S + 256 * l, st[l]->s.c, 256);
+		xy[1 + l] = st[l]->y;
+	}
+	rc4k_x86_prga4_char(S, xy, done / 16, in, out);
+	for (unsigned l = 0; l < 4; l++) {
+		memcpy(st[l]->s.c, S + 256 * l, 256);
+		st[l]->x = xy[0];
+		st[l]->y = xy[1 + l];
+		tin[l] = in[l] + done;
+		tout[l] = out[l] + done;
+	}
+	if (len > done)
+		char_prga4(st, len - done, tin, tout);
+}
+
+static ksa_fn *const char_x86_ksa[] = { char_ksa1, char_ksa2, char_x86_ksa4 };
+static prga_fn *const char_x86_prga[] = { char_prga1, char_prga2,
+					  char_x86_prga4 };
+
+RC4K_BATCH_DEFINE(rc4k_x86_char_4lane, "char-4lane-asm",
+		  "8-bit state, 4 streams, asm: all loads before any store",
+		  char_x86, 2, 1, rc4k_char_8x_chunk, have_sse41);
+#endif

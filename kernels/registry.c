@@ -73,6 +73,9 @@ const struct rc4k *const rc4k_default = &rc4k_int_8x;
 
 extern const struct rc4k_batch rc4k_char_2lane, rc4k_char_4lane,
 	rc4k_char_8lane, rc4k_int_2lane, rc4k_int_4lane, rc4k_int_8lane;
+#ifdef RC4TUNE_X86_64
+extern const struct rc4k_batch rc4k_x86_char_4lane;
+#endif
 
 const struct rc4k_batch *const rc4k_batch_registry[] = {
 	&rc4k_char_2lane,
@@ -81,6 +84,9 @@ const struct rc4k_batch *const rc4k_batch_registry[] = {
 	&rc4k_int_2lane,
 	&rc4k_int_4lane,
 	&rc4k_int_8lane,
+#ifdef RC4TUNE_X86_64
+	&rc4k_x86_char_4lane,
+#endif
 	NULL,
 };
 
