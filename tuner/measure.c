@@ -50,8 +50,8 @@ enum {
 	TARGET_ROUNDS = 15, /* rounds the slice length is sized for */
 };
 static const double SETTLE = 0.5;      /* budget spent before a quiet stop */
-static const double TIE_FLOOR = 0.01;  /* closer than 1 %: always a tie */
-static const double TIE_CAP = 0.02;    /* a tie never costs more than 2 % */
+static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
+static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
 /* Other processes using this share of all CPUs compete for cores, caches
  * and memory, and not evenly across kernels, in a way the spread of
