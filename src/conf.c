@@ -28,7 +28,7 @@
 const char *rc4_conf_path(void)
 {
 	const char *p = secure_getenv("RC4TUNE_CONF");
-	return p != NULL && *p != '\0' ? p : SYSCONFDIR "/rc4tune.conf";
+	return p != NULL && *p != '\0' ? p : RC4_CONF_DEFAULT_PATH;
 }
 
 static const char *file_kind(mode_t mode)
@@ -161,7 +161,7 @@ static int prescan(const char *buf, size_t len, const char **what)
 /* For --check-conf: each section name seen, to report repeats. */
 struct seen {
 	char name[SECTION_MAX + 1];
-	int line, kernel_line;
+	int line, kernel_line, batch_line;
 };
 
 struct reader {
@@ -267,6 +267,7 @@ static void enter_section(struct reader *r, const char *sec)
 	snprintf(r->seen[r->cur].name, sizeof r->seen[r->cur].name, "%s", sec);
 	r->seen[r->cur].line = r->line;
 	r->seen[r->cur].kernel_line = 0;
+	r->seen[r->cur].batch_line = 0;
 }
 
 /* inih's handler, for every key = value. */
@@ -292,29 +293,38 @@ static int on_entry(void *user, const char *section, const char *name,
 		if (r->oom)
 			return 0;
 	}
-	if (strcmp(name, "kernel") != 0) {
+	bool batch = strcmp(name, "batch_kernel") == 0;
+	if (!batch && strcmp(name, "kernel") != 0) {
 		if (checking)
 			note(r, false, "unknown key \"%s\" in [%s]: ignored",
 			     name, sec);
 		return 1;
 	}
-	if (r->hooks != NULL && r->hooks->kernel != NULL)
-		r->hooks->kernel(r->hooks->arg, r->line, sec, value);
+	void (*hook)(void *, int, const char *, const char *) = NULL;
+	if (r->hooks != NULL)
+		hook = batch ? r->hooks->batch_kernel : r->hooks->kernel;
+	if (hook != NULL)
+		hook(r->hooks->arg, r->line, sec, value);
 	if (checking) {
-		struct seen *s = &r->seen[r->cur];
-		if (s->kernel_line != 0)
+		int *seen_line = batch ? &r->seen[r->cur].batch_line
+				       : &r->seen[r->cur].kernel_line;
+		if (*seen_line != 0)
 			note(r, false,
-			     "kernel set again in [%s] (before at line %d): "
+			     "%s set again in [%s] (before at line %d): "
 			     "the last value wins",
-			     sec, s->kernel_line);
-		s->kernel_line = r->line;
+			     name, sec, *seen_line);
+		*seen_line = r->line;
 	}
 
 	int slot = strcmp(sec, "default") == 0 ? RC4_CONF_DEFAULT
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
-	if (slot >= 0) {
+	if (slot >= 0 && batch) {
+		snprintf(r->conf->batch[slot], sizeof r->conf->batch[slot],
+			 "%s", value);
+		r->conf->batch_line[slot] = r->line;
+	} else if (slot >= 0) {
 		snprintf(r->conf->kernel[slot], sizeof r->conf->kernel[slot],
 			 "%s", value);
 		r->conf->line[slot] = r->line;

@@ -15,17 +15,23 @@
 /* A fleet's profiles are a few hundred bytes per CPU model. */
 #define RC4_CONF_MAX_SIZE (256 * 1024)
 
-/* RC4TUNE_CONF (via secure_getenv) if set and not empty, else the
- * configured sysconfdir's rc4tune.conf. */
+/* The configured sysconfdir's rc4tune.conf: what the tuner writes. */
+#define RC4_CONF_DEFAULT_PATH SYSCONFDIR "/rc4tune.conf"
+
+/* RC4TUNE_CONF (via secure_getenv) if set and not empty, else
+ * RC4_CONF_DEFAULT_PATH: what the library reads. */
 const char *rc4_conf_path(void);
 
 enum { RC4_CONF_CPU, RC4_CONF_DEFAULT };
 
 /* What a file says for one CPU: the last "kernel" value in its section
- * and in [default] ("" and line 0 when there is none). */
+ * and in [default] ("" and line 0 when there is none); the same for
+ * "batch_kernel" (the batch kernel, kernels/batch.h). */
 struct rc4_conf {
 	char kernel[2][RC4_CONF_MAX_LINE + 1];
 	int line[2];
+	char batch[2][RC4_CONF_MAX_LINE + 1];
+	int batch_line[2];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
 
@@ -40,6 +46,9 @@ struct rc4_conf_hooks {
 	 * section, repeated section or key). */
 	void (*note)(void *arg, int line, bool error, const char *msg);
 	void *arg;
+	/* Every "batch_kernel = VALUE" line, as kernel. */
+	void (*batch_kernel)(void *arg, int line, const char *section,
+			     const char *value);
 };
 
 /* Read PATH and collect what it says for SECTION (a "cpu VENDOR FAMILY

@@ -179,20 +179,32 @@ void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)
 	in->find = rc4k_find;
 }
 
+/* RC4TUNE_DEBUG=1: the selection trails go to stderr. */
+static bool debug_on(void)
+{
+	const char *debug = secure_getenv("RC4TUNE_DEBUG");
+	return debug != NULL && strcmp(debug, "1") == 0;
+}
+
+static void print_trail(const char *trail)
+{
+	for (const char *line = trail, *nl; (nl = strchr(line, '\n'));
+	     line = nl + 1)
+		fprintf(stderr, "librc4tune: %.*s\n", (int)(nl - line), line);
+}
+
 static void choose(void)
 {
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
-	const char *debug = secure_getenv("RC4TUNE_DEBUG");
-	bool loud = debug != NULL && strcmp(debug, "1") == 0;
+	bool loud = debug_on();
 	char trail[4096];
 
 	rc4_select_live(&in, &cpu);
 	const struct rc4k *k = rc4_select(&in, loud ? trail : NULL,
 					  sizeof trail);
-	for (char *line = trail, *nl; loud && (nl = strchr(line, '\n'));
-	     line = nl + 1)
-		fprintf(stderr, "librc4tune: %.*s\n", (int)(nl - line), line);
+	if (loud)
+		print_trail(trail);
 	atomic_store_explicit(&current, k, memory_order_release);
 }
 
@@ -249,10 +261,72 @@ const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
 static _Atomic(const struct rc4k_batch *) batch_current;
 static pthread_once_t batch_once = PTHREAD_ONCE_INIT;
 
+const char *rc4_batch_refused(const struct rc4k_batch *b)
+{
+	if (!rc4k_batch_usable(b))
+		return "this CPU cannot run it";
+	if (rc4k_batch_selftest(b) != 0)
+		return "it failed its self-test";
+	return NULL;
+}
+
+/* Config (this CPU's section, then [default]) > the default batch kernel;
+ * every trail line starts with "batch". */
+const struct rc4k_batch *rc4_select_batch(const struct rc4_select_in *in,
+					  char *buf, size_t size)
+{
+	struct trail t = { buf, size, 0 };
+	struct rc4_conf conf;
+	char section[64], why[512];
+	const struct rc4k_batch *b;
+
+	if (buf != NULL && size > 0)
+		buf[0] = '\0';
+	if (in->cpu != NULL)
+		rc4_cpu_section(in->cpu, section, sizeof section);
+	if (rc4_conf_read(in->conf, in->cpu ? section : NULL, &conf, NULL, why,
+			  sizeof why) != 0)
+		say(&t, "batch: config %s not used", in->conf);
+	else
+		for (int s = RC4_CONF_CPU; s <= RC4_CONF_DEFAULT; s++) {
+			const char *sec = s == RC4_CONF_CPU ? section
+							    : "default";
+			if (conf.batch_line[s] == 0) {
+				if (s == RC4_CONF_DEFAULT || in->cpu != NULL)
+					say(&t, "batch: no batch_kernel in [%s]",
+					    sec);
+				continue;
+			}
+			b = rc4k_batch_find(conf.batch[s]);
+			const char *no = b == NULL ? "unknown batch kernel"
+						   : rc4_batch_refused(b);
+			if (no == NULL) {
+				say(&t, "batch chosen: %s (config line %d [%s])",
+				    b->name, conf.batch_line[s], sec);
+				return b;
+			}
+			say(&t, "batch: config line %d [%s]: \"%s\": %s; "
+				"skipped",
+			    conf.batch_line[s], sec, conf.batch[s], no);
+		}
+	say(&t, "batch chosen: %s (portable default)",
+	    rc4k_batch_default->name);
+	return rc4k_batch_default;
+}
+
 static void choose_batch(void)
 {
-	atomic_store_explicit(&batch_current, rc4k_batch_default,
-			      memory_order_release);
+	struct rc4_select_in in;
+	struct rc4_cpu cpu;
+	bool loud = debug_on();
+	char trail[1024];
+
+	rc4_select_live(&in, &cpu);
+	const struct rc4k_batch *b = rc4_select_batch(&in, loud ? trail : NULL,
+						      sizeof trail);
+	if (loud)
+		print_trail(trail);
+	atomic_store_explicit(&batch_current, b, memory_order_release);
 }
 
 const struct rc4k_batch *rc4_batch_current(void)
@@ -280,7 +354,7 @@ int rc4tune_use_batch_kernel(const char *name)
 		errno = ENOENT;
 		return -1;
 	}
-	if (!rc4k_batch_usable(b) || rc4k_batch_selftest(b) != 0) {
+	if (rc4_batch_refused(b) != NULL) {
 		errno = ENOTSUP;
 		return -1;
 	}

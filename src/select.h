@@ -40,4 +40,13 @@ const char *rc4_kernel_refused(const struct rc4k *k);
 struct rc4k_batch;
 const struct rc4k_batch *rc4_batch_current(void);
 
+/* This CPU's config section > [default] (key batch_kernel) > the default
+ * batch kernel, skipping unknown, unusable or failing ones; the trail as
+ * rc4_select's, each line starting with "batch". */
+const struct rc4k_batch *rc4_select_batch(const struct rc4_select_in *in,
+					  char *trail, size_t size);
+
+/* Whether batch kernel B may run here: NULL, or why not. */
+const char *rc4_batch_refused(const struct rc4k_batch *b);
+
 #endif

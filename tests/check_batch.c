@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "rc4tune.h"
 #include "kernels/batch.h"
+#include "select.h"
 #include "testutil.h"
 
 static size_t nbatch;
@@ -252,6 +254,50 @@ START_TEST(test_use_batch_kernel)
 }
 END_TEST
 
+/* The library's choice: this CPU's section > [default] > the default, and
+ * the trail says why a step is skipped. */
+static void write_conf(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_select_from_config)
+{
+	char path[] = "/tmp/check_batch_XXXXXX", trail[1024];
+	struct rc4_cpu cpu = { .vendor = "Nobody", .family = 1, .model = 2 };
+	struct rc4_select_in in = { .conf = path, .cpu = NULL,
+				    .cpu_why = "a fixture", .find = rc4k_find };
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_conf(path, "[default]\nbatch_kernel = int-2lane\nkernel = int-8x\n"
+			 "[cpu Nobody 1 2]\nbatch_kernel = char-8lane\n");
+	ck_assert_str_eq(rc4_select_batch(&in, trail, sizeof trail)->name,
+			 "int-2lane");
+	ck_assert_ptr_nonnull(strstr(
+		trail, "batch chosen: int-2lane (config line 2 [default])"));
+	/* the library's first use (each test runs in a fresh process), on
+	 * a CPU that is not "Nobody 1 2" */
+	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
+	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
+	in.cpu = &cpu;
+	ck_assert_str_eq(rc4_select_batch(&in, trail, sizeof trail)->name,
+			 "char-8lane");
+
+	write_conf(path, "[default]\nbatch_kernel = int-8x\n");
+	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
+			 rc4k_batch_default);
+	ck_assert_ptr_nonnull(strstr(
+		trail, "\"int-8x\": unknown batch kernel; skipped"));
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_ptr_eq(rc4_select_batch(&in, NULL, 0), rc4k_batch_default);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("batch");
@@ -267,6 +313,7 @@ int main(void)
 	tcase_add_test(tc, test_mixed_layouts);
 	tcase_add_test(tc, test_skip_known_answer);
 	tcase_add_test(tc, test_use_batch_kernel);
+	tcase_add_test(tc, test_select_from_config);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

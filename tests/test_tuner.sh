@@ -43,10 +43,11 @@ kernel=$(sed -n 's/^kernel = //p' "$tmp/out")
 if [ $rc -eq 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
    expr "$live" : 'cpu [^ ][^ ]* [0-9][0-9]* [0-9][0-9]*$' >/dev/null &&
    [ "$(tail -n 1 "$tmp/out")" = "kernel = $kernel" ] &&
-   [ "$(sed '1d;$d' "$tmp/out" | grep -cv '^;')" -eq 0 ] &&
+   [ "$(sed '1d;$d' "$tmp/out" | grep -v '^;' | grep -cv '^batch_kernel = ')" -eq 0 ] &&
+   "$RC4TUNE" --list | grep -q "^$(sed -n 's/^batch_kernel = //p' "$tmp/out")  *usable  *batch: " &&
    grep -q '^; workload mixed' "$tmp/out" &&
    "$RC4TUNE" --list | grep -q "^$kernel  *usable "; then
-	ok "--output -: [$live], comments, kernel = $kernel last"
+	ok "--output -: [$live], comments, batch_kernel, kernel = $kernel last"
 else
 	fail "--output -: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
@@ -56,17 +57,21 @@ mkdir "$tmp/fresh"
 tune --output "$tmp/fresh/rc4tune.conf"
 f=$tmp/fresh/rc4tune.conf
 k=$(sed -n 's/^kernel = //p' "$f" 2>/dev/null)
+bk=$(sed -n 's/^batch_kernel = //p' "$f" 2>/dev/null)
 if [ $rc -eq 0 ] && [ "$(head -n 1 "$f")" = "[$live]" ] &&
    [ "$(tail -n 1 "$f")" = "kernel = $k" ] &&
    [ "$(stat -c %a "$f")" = 644 ] &&
    [ "$(ls -A "$tmp/fresh")" = rc4tune.conf ] &&
    grep -q "wrote kernel = $k for \[$live\] to $f" "$tmp/out" &&
    grep -q "^$k " "$tmp/out" &&
-   "$INIPARSE" "$f" >"$tmp/ini" && [ "$(cat "$tmp/ini")" = "[$live] kernel=$k" ] &&
+   "$INIPARSE" "$f" >"$tmp/ini" &&
+   [ "$(cat "$tmp/ini")" = "[$live] batch_kernel=$bk
+[$live] kernel=$k" ] &&
    "$RC4TUNE" --check-conf "$f" >/dev/null &&
-   [ "$(RC4TUNE_CONF=$f "$RC4TUNE" --explain | head -n 1)" = "$k" ]
+   [ "$(RC4TUNE_CONF=$f "$RC4TUNE" --explain | head -n 1)" = "$k" ] &&
+   RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -qx "batch_kernel $bk"
 then
-	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k, the library chooses it"
+	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k and batch_kernel=$bk, the library chooses them"
 else
 	fail "fresh file: rc=$rc"; cat "$tmp/out" "$tmp/err" "$f"
 fi
@@ -86,7 +91,7 @@ if [ $rc -eq 0 ] && cmp -s "$tmp/expect" "$tmp/merge.conf" &&
    [ "$(wc -l <"$tmp/new")" -gt 2 ] &&
    grep -q "removed another \[$live\] section at line $dup" "$tmp/err" &&
    "$INIPARSE" "$tmp/merge.conf" >"$tmp/ini" &&
-   [ "$(grep -c "^\[$live\]" "$tmp/ini")" -eq 1 ] &&
+   [ "$(grep -c "^\[$live\] kernel=" "$tmp/ini")" -eq 1 ] &&
    "$RC4TUNE" --check-conf "$tmp/merge.conf" >/dev/null; then
 	ok "merge: other lines byte for byte, duplicate at line $dup removed"
 else

@@ -10,7 +10,15 @@
 #include "cpu.h"
 #include "explain.h"
 #include "heuristic.h"
+#include "kernels/batch.h"
 #include "select.h"
+
+static void print_trail(const char *trail)
+{
+	for (const char *line = trail, *nl; (nl = strchr(line, '\n'));
+	     line = nl + 1)
+		printf("  %.*s\n", (int)(nl - line), line);
+}
 
 int explain_choice(void)
 {
@@ -20,8 +28,11 @@ int explain_choice(void)
 
 	rc4_select_live(&in, &cpu);
 	printf("%s\n", rc4_select(&in, trail, sizeof trail)->name);
-	for (char *line = trail, *nl; (nl = strchr(line, '\n')); line = nl + 1)
-		printf("  %.*s\n", (int)(nl - line), line);
+	print_trail(trail);
+	/* then the batch kernel (rc4tune_set_keys, rc4tune_crypt_many) */
+	printf("batch_kernel %s\n",
+	       rc4_select_batch(&in, trail, sizeof trail)->name);
+	print_trail(trail);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
@@ -65,34 +76,60 @@ static void check_note(void *arg, int line, bool error, const char *msg)
 
 /* A kernel must exist in this build; where it applies to this CPU (its
  * own section, [default]) it must also run and pass its self-test here.
- * Sections of other CPUs may name kernels this CPU cannot run. */
-static void check_kernel(void *arg, int line, const char *section,
-			 const char *value)
+ * Sections of other CPUs may name kernels this CPU cannot run.  KIND says
+ * which key ("kernel", "batch kernel"); WHY is NULL when it may run. */
+static void flag_kernel(struct check *c, int line, const char *section,
+			const char *value, const char *kind, bool known,
+			const char *why)
 {
-	struct check *c = arg;
-	const struct rc4k *k = rc4k_find(value);
-	bool here = strcmp(section, "default") == 0 ||
-		    strcmp(section, c->section) == 0;
-	const char *why = k == NULL ? NULL : here ? rc4_kernel_refused(k) : NULL;
 	char msg[RC4_CONF_MAX_LINE + 128];
 
-	if (k == NULL)
+	if (!known)
 		snprintf(msg, sizeof msg,
-			 "unknown kernel \"%s\" in [%s] (rc4tune --list "
+			 "unknown %s \"%s\" in [%s] (rc4tune --list "
 			 "names them)",
-			 value, section);
+			 kind, value, section);
 	else if (why != NULL)
-		snprintf(msg, sizeof msg, "kernel \"%s\" in [%s]: %s", value,
+		snprintf(msg, sizeof msg, "%s \"%s\" in [%s]: %s", kind, value,
 			 section, why);
 	else
 		return;
 	check_note(c, line, true, msg);
 }
 
+static bool applies_here(const struct check *c, const char *section)
+{
+	return strcmp(section, "default") == 0 ||
+	       strcmp(section, c->section) == 0;
+}
+
+static void check_kernel(void *arg, int line, const char *section,
+			 const char *value)
+{
+	struct check *c = arg;
+	const struct rc4k *k = rc4k_find(value);
+
+	flag_kernel(c, line, section, value, "kernel", k != NULL,
+		    k && applies_here(c, section) ? rc4_kernel_refused(k)
+						  : NULL);
+}
+
+static void check_batch_kernel(void *arg, int line, const char *section,
+			       const char *value)
+{
+	struct check *c = arg;
+	const struct rc4k_batch *b = rc4k_batch_find(value);
+
+	flag_kernel(c, line, section, value, "batch kernel", b != NULL,
+		    b && applies_here(c, section) ? rc4_batch_refused(b)
+						  : NULL);
+}
+
 int explain_check_conf(const char *file)
 {
 	struct check c = { .path = file ? file : rc4_conf_path() };
-	struct rc4_conf_hooks hooks = { check_kernel, check_note, &c };
+	struct rc4_conf_hooks hooks = { check_kernel, check_note, &c,
+					check_batch_kernel };
 	struct rc4_conf conf;
 	struct rc4_cpu cpu;
 	const char *cpu_why;

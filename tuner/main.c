@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain.h"
+#include "kernels/batch.h"
 #include "kernels/kernel.h"
 #include "tune.h"
 
@@ -52,6 +53,11 @@ static int list_kernels(void)
 	for (const struct rc4k *const *k = rc4k_registry; *k; k++)
 		printf("%-16s %-8s %s\n", (*k)->name,
 		       rc4k_usable(*k) ? "usable" : "unusable", (*k)->summary);
+	/* then the batch kernels, for the config's batch_kernel key */
+	for (const struct rc4k_batch *const *b = rc4k_batch_registry; *b; b++)
+		printf("%-16s %-8s batch: %s\n", (*b)->name,
+		       rc4k_batch_usable(*b) ? "usable" : "unusable",
+		       (*b)->summary);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

@@ -175,7 +175,8 @@ void report_json(FILE *f, const struct measurement *m, const char *cpu)
 	fputs("\n  ]\n}\n", f);
 }
 
-void report_section(FILE *f, const char *cpu, const struct measurement *m)
+void report_section(FILE *f, const char *cpu, const struct measurement *m,
+		    const struct batch_measurement *bm)
 {
 	char date[32];
 	time_t t = time(NULL);
@@ -185,5 +186,7 @@ void report_section(FILE *f, const char *cpu, const struct measurement *m)
 	fprintf(f, "; written by rc4tune %s --generate-conf on %s\n",
 		PACKAGE_VERSION, date);
 	report_table(f, "; ", m);
+	if (bm != NULL)
+		batch_report(f, "; ", bm, true);
 	fprintf(f, "kernel = %s\n", m->kr[m->winner].k->name);
 }

@@ -4,6 +4,7 @@
 #define RC4_REPORT_H
 
 #include <stdio.h>
+#include "batchtune.h"
 #include "measure.h"
 
 /* A measure_progress callback: one line on stderr, rewritten in place. */
@@ -24,7 +25,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m);
 void report_json(FILE *f, const struct measurement *m, const char *cpu);
 
 /* The config section for CPU: its header line, comment lines (date,
- * version, workload, table, confidence), then `kernel = NAME` last. */
-void report_section(FILE *f, const char *cpu, const struct measurement *m);
+ * version, workload, table, confidence), the batch kernels' table and
+ * `batch_kernel = NAME` (BM; NULL: none), then `kernel = NAME` last. */
+void report_section(FILE *f, const char *cpu, const struct measurement *m,
+		    const struct batch_measurement *bm);
 
 #endif

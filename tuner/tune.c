@@ -14,6 +14,10 @@
 #include "report.h"
 #include "tune.h"
 
+/* The share of the budget that times the batch kernels: a few kernels,
+ * two cells, against the single kernels' many. */
+static const double BATCH_SHARE = 0.2;
+
 /* Measure with a progress line when a person watches stderr.  A tie goes
  * to the heuristic's kernel for CPU (NULL: not identified), so two runs
  * write the same kernel. */
@@ -22,12 +26,24 @@ static int measure(const struct tune_opts *o, struct measurement *m,
 {
 	bool show = !o->quiet && isatty(STDERR_FILENO);
 	const char *prefer = cpu ? rc4_heuristic(cpu, NULL) : NULL;
-	int r = measure_run(m, o->kernels, o->workload, o->budget, prefer,
+	double budget = o->kernels ? o->budget : o->budget * (1 - BATCH_SHARE);
+	int r = measure_run(m, o->kernels, o->workload, budget, prefer,
 			    show ? report_progress : NULL, NULL);
 
 	if (show)
 		report_progress_end();
 	return r;
+}
+
+/* The batch kernels, unless --speed names kernels: BATCH_SHARE of the
+ * budget.  Returns NULL when not measured (or on failure, said). */
+static const struct batch_measurement *
+measure_batch(const struct tune_opts *o, struct batch_measurement *bm)
+{
+	if (o->kernels != NULL ||
+	    batch_measure(bm, o->workload, o->budget * BATCH_SHARE) != 0)
+		return NULL;
+	return bm;
 }
 
 static void report(const struct tune_opts *o, const struct measurement *m,
@@ -80,6 +96,7 @@ int tune_speed(const struct tune_opts *o)
 	const char *why, *name = NULL;
 	char section[64];
 	struct measurement m;
+	struct batch_measurement bm = { 0 };
 	int r = EXIT_FAILURE;
 
 	if (rc4_cpu_identify(&cpu, &why) == 0) {
@@ -87,23 +104,30 @@ int tune_speed(const struct tune_opts *o)
 		name = section;
 	}
 	if (measure(o, &m, name ? &cpu : NULL) == 0) {
+		const struct batch_measurement *b = measure_batch(o, &bm);
 		if (!o->quiet)
 			report(o, &m, name);
+		if (!o->quiet && !o->json && b != NULL) {
+			printf("\n");
+			batch_report(stdout, "", b, false);
+		}
 		r = finish();
 	}
+	batch_measure_free(&bm);
 	measure_free(&m);
 	return r;
 }
 
 int tune_generate_conf(const struct tune_opts *o)
 {
-	const char *path = o->output ? o->output : SYSCONFDIR "/rc4tune.conf";
+	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
 	bool to_stdout = strcmp(path, "-") == 0;
 	struct rc4_cpu cpu;
 	const char *why = NULL;
 	char section[64], *text = NULL;
 	size_t len;
 	struct measurement m;
+	struct batch_measurement bm = { 0 };
 
 	if (rc4_cpu_identify(&cpu, &why) != 0) {
 		fprintf(stderr, "rc4tune: cannot identify this CPU (%s), so "
@@ -117,16 +141,19 @@ int tune_generate_conf(const struct tune_opts *o)
 		measure_free(&m);
 		return EXIT_FAILURE;
 	}
+	const struct batch_measurement *b = measure_batch(o, &bm);
 	FILE *f = open_memstream(&text, &len);
 	if (f == NULL) {
 		perror("rc4tune");
+		batch_measure_free(&bm);
 		measure_free(&m);
 		return EXIT_FAILURE;
 	}
-	report_section(f, section, &m);
+	report_section(f, section, &m, b);
 	if (fclose(f) != 0) {
 		perror("rc4tune");
 		free(text);
+		batch_measure_free(&bm);
 		measure_free(&m);
 		return EXIT_FAILURE;
 	}
@@ -142,7 +169,12 @@ int tune_generate_conf(const struct tune_opts *o)
 	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json)
 		printf("rc4tune: wrote kernel = %s for [%s] to %s\n", kernel,
 		       section, path);
+	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json &&
+	    b != NULL && b->winner < b->n)
+		printf("rc4tune: wrote batch_kernel = %s for [%s] to %s\n",
+		       b->br[b->winner].b->name, section, path);
 	free(text);
+	batch_measure_free(&bm);
 	measure_free(&m);
 	return r == EXIT_SUCCESS ? finish() : r;
 }
