@@ -74,10 +74,8 @@ static void put_text(FILE *f, const char *text, const char *eol)
 			fputc(*text, f);
 }
 
-/* OLD (LEN bytes) with SECTION replaced by TEXT, or TEXT appended.
- * Returns a malloc'ed buffer of *OUTLEN bytes, or NULL. */
-static char *merge(const char *old, size_t len, const char *section,
-		   const char *text, const char *path, size_t *outlen)
+char *confwrite_merge(const char *old, size_t len, const char *section,
+		      const char *text, const char *path, size_t *outlen)
 {
 	char *out = NULL;
 	FILE *f = open_memstream(&out, outlen);
@@ -101,11 +99,21 @@ static char *merge(const char *old, size_t len, const char *section,
 			span_end = end;
 		if (kind != HEADER)
 			continue;
+		bool named = names_section(old + pos, old + end, section);
 		if (in_live) {
 			copied = span_end; /* drop the section, keep the rest */
 			in_live = false;
+			/* An indented header now follows a key line (ours, or
+			 * one before a dropped duplicate): inih would append
+			 * it to that key's value.  It loses its indent. */
+			if (!named && isspace((unsigned char)old[pos])) {
+				fwrite(old + copied, 1, pos - copied, f);
+				copied = pos;
+				while (isspace((unsigned char)old[copied]))
+					copied++;
+			}
 		}
-		if (!names_section(old + pos, old + end, section))
+		if (!named)
 			continue;
 		fwrite(old + copied, 1, pos - copied, f);
 		if (found++ == 0)
@@ -322,7 +330,8 @@ int confwrite(const char *path, const char *section, const char *text)
 		}
 	}
 
-	merged = merge(old ? old : "", len, section, text, path, &outlen);
+	merged = confwrite_merge(old ? old : "", len, section, text, path,
+				 &outlen);
 	free(old);
 	if (merged == NULL)
 		return fail(path, NULL, ENOMEM);
