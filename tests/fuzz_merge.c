@@ -1,0 +1,105 @@
+/* fuzz_merge.c - libFuzzer over the tuner's merge (confwrite_merge, what
+ * --generate-conf writes), in memory.  Input: the first byte picks the
+ * section, the second the kernel, the rest is the old file.  Built and run
+ * by `make fuzz` only.
+ *
+ * Besides no crash, leak or UB, it checks that the new section is in the
+ * result, that merging again changes nothing, and that when the library
+ * took the old file it takes the new one and reads the new kernel. */
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "conf.h"
+#include "tuner/confwrite.h"
+
+static char path[] = "/tmp/fuzz_merge.XXXXXX";
+static int fd = -1;
+
+static void remove_file(void)
+{
+	unlink(path);
+}
+
+static void must(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_merge: %s\n", what);
+		abort();
+	}
+}
+
+/* What the library reads from BUF for SECTION: 0 and conf, or -1. */
+static int library_reads(const char *buf, size_t len, const char *section,
+			 struct rc4_conf *conf)
+{
+	char why[512];
+
+	must(ftruncate(fd, 0) == 0 &&
+		     pwrite(fd, buf, len, 0) == (ssize_t)len,
+	     "writing the temporary file");
+	return rc4_conf_read(path, section, conf, NULL, why, sizeof why);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* blanks inside and around, as names_section must tolerate */
+	static const char *const sections[] = {
+		"cpu GenuineIntel 6 207", "cpu AuthenticAMD 15 65",
+		"cpu  Shanghai  7 1", "default",
+	};
+	static const char *const kernels[] = { "int-8x", "char-1x",
+					       "long-1x" };
+	char text[256];
+	size_t len1, len2;
+	struct rc4_conf conf;
+
+	if (size < 2)
+		return 0;
+	if (fd < 0) {
+		fd = mkstemp(path);
+		must(fd >= 0, "mkstemp");
+		atexit(remove_file);
+	}
+	const char *section = sections[data[0] % 4];
+	const char *kernel = kernels[data[1] % 3];
+	const char *old = (const char *)data + 2;
+	size_t oldlen = size - 2;
+	snprintf(text, sizeof text,
+		 "[%s]\n; written by fuzz_merge\nkernel = %s\n", section,
+		 kernel);
+
+	char *once = confwrite_merge(old, oldlen, section, text, "fuzz",
+				     &len1);
+	must(once != NULL, "merge failed");
+	char *twice = confwrite_merge(once, len1, section, text, "fuzz",
+				      &len2);
+	must(twice != NULL, "second merge failed");
+	/* Line ends follow the first line's; a file that is one line ending
+	 * in a lone CR gets "\n" added, so its first line then ends in CRLF
+	 * and the next merge writes CRLF: the same to inih, other bytes. */
+	bool lone_cr = oldlen > 0 && old[oldlen - 1] == '\r' &&
+		       memchr(old, '\n', oldlen) == NULL;
+	must(lone_cr || (len1 == len2 && memcmp(once, twice, len1) == 0),
+	     "merging the same section again changed the file");
+	/* the text, with the old file's line ends */
+	must(memmem(once, len1, "kernel = ", 9) != NULL &&
+		     memmem(once, len1, kernel, strlen(kernel)) != NULL,
+	     "the new kernel line is missing");
+
+	if (library_reads(old, oldlen, section, &conf) == 0) {
+		must(library_reads(once, len1, section, &conf) == 0,
+		     "the library took the old file but refuses the new one");
+		int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
+							   : RC4_CONF_CPU;
+		must(strcmp(conf.kernel[slot], kernel) == 0,
+		     "the library does not read the kernel just written");
+	}
+	free(once);
+	free(twice);
+	return 0;
+}
