@@ -31,6 +31,13 @@ int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len)
 
 void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 {
+	if (len == 0)
+		return;
+	/* A zeroed key (static, memset) was never set up: no kernel. */
+	if (key == NULL || key->kernel == NULL || in == NULL || out == NULL) {
+		errno = EINVAL;
+		return;
+	}
 	const struct rc4k *k = key->kernel;
 	k->crypt(state_of(key), len, in, out);
 }

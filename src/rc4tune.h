@@ -32,7 +32,8 @@ typedef struct rc4tune_key {
 RC4TUNE_API int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len);
 
 /* XOR LEN keystream bytes into IN, writing OUT.  IN == OUT is allowed, any
- * alignment; a stream split over several calls equals one call. */
+ * alignment; a stream split over several calls equals one call.  LEN 0
+ * does nothing; a NULL pointer or a zeroed key: nothing, errno = EINVAL. */
 RC4TUNE_API void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in,
 			       void *out);
 
@@ -40,7 +41,8 @@ RC4TUNE_API void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in,
 RC4TUNE_API const char *rc4tune_kernel_name(void);
 
 /* Make new keys in this process use kernel NAME.  Returns 0, or -1 with
- * errno = ENOENT (unknown name) or ENOTSUP (this CPU cannot run it).
+ * errno = EINVAL (NULL), ENOENT (unknown name) or ENOTSUP (this CPU cannot
+ * run it).
  * Keys already set up keep their own kernel. */
 RC4TUNE_API int rc4tune_use_kernel(const char *name);
 

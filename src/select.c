@@ -230,7 +230,7 @@ int rc4tune_use_kernel(const char *name)
 
 	rc4_current(); /* a later first-use selection must not undo this */
 	if (k == NULL) {
-		errno = ENOENT;
+		errno = name ? ENOENT : EINVAL;
 		return -1;
 	}
 	if (rc4_kernel_refused(k) != NULL) {
