@@ -46,8 +46,14 @@ void rc4tune_skip(rc4tune_key *key, size_t n)
 {
 	/* In place over a small buffer: no allocation, no second buffer. */
 	uint8_t buf[256] = { 0 };
-	const struct rc4k *k = key->kernel;
 
+	if (n == 0)
+		return;
+	if (key == NULL || key->kernel == NULL) {
+		errno = EINVAL;
+		return;
+	}
+	const struct rc4k *k = key->kernel;
 	while (n > 0) {
 		size_t step = n < sizeof buf ? n : sizeof buf;
 		k->crypt(state_of(key), step, buf, buf);
@@ -100,6 +106,19 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 	const uint8_t *pin[GROUP];
 	uint8_t *pout[GROUP];
 	size_t m = 0;
+
+	if (n == 0 || len == 0)
+		return;
+	/* as rc4tune_crypt, and all or nothing: one bad stream, none run */
+	if (keys == NULL || in == NULL || out == NULL) {
+		errno = EINVAL;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keys[i].kernel == NULL || in[i] == NULL || out[i] == NULL) {
+			errno = EINVAL;
+			return;
+		}
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;

@@ -64,11 +64,14 @@ RC4TUNE_API int rc4tune_set_keys(rc4tune_key *keys, size_t n,
 
 /* XOR LEN keystream bytes of each of N streams: IN[i] into OUT[i] with
  * KEYS[i].  IN[i] == OUT[i] is allowed, other overlaps are not.  Keys set
- * up by any kernel may be mixed; each continues its own stream. */
+ * up by any kernel may be mixed; each continues its own stream.  N or LEN
+ * 0 does nothing; a NULL pointer or a zeroed key among them: nothing at
+ * all, errno = EINVAL. */
 RC4TUNE_API void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 				    const void *const *in, void *const *out);
 
-/* Discard the next N keystream bytes of KEY (RC4-drop[N]). */
+/* Discard the next N keystream bytes of KEY (RC4-drop[N]).  A NULL or
+ * zeroed key: nothing, errno = EINVAL. */
 RC4TUNE_API void rc4tune_skip(rc4tune_key *key, size_t n);
 
 /* The batch kernel that rc4tune_set_keys and rc4tune_crypt_many use

@@ -221,6 +221,60 @@ START_TEST(test_mixed_layouts)
 }
 END_TEST
 
+/* Bad input writes nothing: a zeroed key (never set up) or a NULL buffer
+ * among the streams stops the whole call; so does a zeroed key to skip. */
+START_TEST(test_bad_streams)
+{
+	static rc4tune_key keys[3], zero_key;
+	static const uint8_t zero[32];
+	uint8_t out[3][32], before[3][32];
+	const void *in[3] = { zero, zero, zero };
+	void *pout[3] = { out[0], out[1], out[2] };
+	const void *data[3] = { "a", "b", "c" };
+	size_t len[3] = { 1, 1, 1 };
+
+	ck_assert_int_eq(rc4tune_set_keys(keys, 3, data, len), 0);
+	memset(out, 0x77, sizeof out);
+	memcpy(before, out, sizeof out);
+	rc4tune_key saved = keys[2];
+	keys[2] = zero_key;
+	errno = 0;
+	rc4tune_crypt_many(keys, 3, sizeof out[0], in, pout);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_mem_eq(out, before, sizeof out);
+	keys[2] = saved;
+	in[1] = NULL;
+	errno = 0;
+	rc4tune_crypt_many(keys, 3, sizeof out[0], in, pout);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_mem_eq(out, before, sizeof out);
+	errno = 0;
+	rc4tune_crypt_many(keys, 3, sizeof out[0], NULL, pout);
+	ck_assert_int_eq(errno, EINVAL);
+	rc4tune_crypt_many(NULL, 0, 5, NULL, NULL);
+	rc4tune_crypt_many(keys, 3, 0, NULL, NULL);
+
+	errno = 0;
+	rc4tune_skip(&zero_key, 10);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	rc4tune_skip(NULL, 10);
+	ck_assert_int_eq(errno, EINVAL);
+	rc4tune_skip(NULL, 0);
+
+	/* and the good keys were not moved on by the refused calls */
+	in[1] = zero;
+	rc4tune_crypt_many(keys, 3, 1, in, pout);
+	for (size_t i = 0; i < 3; i++) {
+		struct rc4k_state st;
+		uint8_t want;
+		rc4k_registry[0]->set_key(&st, data[i], 1);
+		rc4k_registry[0]->crypt(&st, 1, zero, &want);
+		ck_assert_uint_eq(out[i][0], want);
+	}
+}
+END_TEST
+
 /* RFC 6229: key 0x0102030405, keystream at offset 1008, after a skip. */
 START_TEST(test_skip_known_answer)
 {
@@ -312,6 +366,7 @@ int main(void)
 	tcase_add_test(tc, test_invalid_key);
 	tcase_add_test(tc, test_mixed_layouts);
 	tcase_add_test(tc, test_skip_known_answer);
+	tcase_add_test(tc, test_bad_streams);
 	tcase_add_test(tc, test_use_batch_kernel);
 	tcase_add_test(tc, test_select_from_config);
 	suite_add_tcase(s, tc);
