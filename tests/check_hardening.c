@@ -30,6 +30,7 @@ START_TEST(test_crypt_bad_input)
 	rc4tune_crypt(NULL, 0, NULL, NULL);
 	ck_assert_int_eq(errno, 0);
 
+	memset(&k, 0, sizeof k); /* compared whole below */
 	ck_assert_int_eq(rc4tune_set_key(&k, "Key", 3), 0);
 	rc4tune_key before = k;
 	errno = 0;
