@@ -226,7 +226,6 @@ static unsigned group_log(size_t left, unsigned g)
 
 extern const struct rc4k rc4k_char_8x_chunk, rc4k_int_8x;
 
-
 RC4K_BATCH_FAMILY(char, uint8_t, c, ident_c)
 RC4K_BATCH_FAMILY(int, uint32_t, i, ident_i)
 
