@@ -310,7 +310,7 @@ static void heard(const struct heard *h, int i, int line, bool error,
 START_TEST(test_hooks)
 {
 	struct heard h = { 0 };
-	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h };
+	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h, NULL };
 
 	static const char text[] = "orphan = 1\n"              /* 1 */
 				   "[default]\nkernel = int-4x\n" /* 2, 3 */
