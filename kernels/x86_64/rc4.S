@@ -27,6 +27,24 @@
 
 	.text
 
+/* Tried after these loops, to reach 1.5x OpenSSL (~1.85 c/B), not kept
+ * (throw-away harness, sse16 char as reference in the same run):
+ * - S[x..x+7] in one 8-byte load, tx by shifts, a branch when an S[y]
+ *   store hits the rest of the window: 2.65-3.1 against 2.26-2.8.  Even
+ *   without that check it only ties (2.24): the wide load overlaps the
+ *   last steps' byte stores, which cannot be forwarded to it.  Loaded from
+ *   a copy nobody stores to (wrong output) it ran at 1.43: the cost is the
+ *   S[x] reads depending on recent S[y] stores, not uops.
+ * - Each S[x] read R steps ahead into a ring of R registers, so it comes
+ *   before the R-1 stores in between and the CPU never guesses about them;
+ *   a branch reloads the ring when y hits a pending x (R-1 in 256), S[x+k]
+ *   by constant displacements when the trip does not wrap.  R = 4: 1.95-
+ *   2.09 against 2.26-2.33 on a quiet machine, but 2.8-3.45 against 2.6-
+ *   3.24 with the other vCPU busy (3 more uops a byte), and behind in a
+ *   loaded `make bench` (953 against 1005 MB/s at 8 KiB); R = 2 (the
+ *   preload1 idea) ties, R = 8 mispredicts too often (2.15).
+ * Not a clear win in side-by-side runs, so no kernel was added. */
+
 /* Load S[IDX] (IDX a register) into tx or ty, zero-extended. */
 .macro ldtx w, idx
 .if \w == 1
