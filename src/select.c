@@ -18,19 +18,53 @@
 #include "rc4tune.h"
 #include "select.h"
 
-static _Atomic(const struct rc4k *) current;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* A slot: the kernel (single-stream or batch) new keys use, chosen once on
+ * first use by CHOOSE, then read without a lock; rc4tune_use_* replace it. */
+struct slot {
+	_Atomic(const void *) cur;
+	pthread_once_t once;
+	void (*choose)(void);
+};
 
-/* Self-test verdicts, so that a kernel is tested at most once per process
- * (a registry larger than the table only costs repeated tests). */
+static const void *slot_get(struct slot *s)
+{
+	const void *k = atomic_load_explicit(&s->cur, memory_order_acquire);
+	if (k == NULL) {
+		pthread_once(&s->once, s->choose);
+		k = atomic_load_explicit(&s->cur, memory_order_acquire);
+	}
+	return k;
+}
+
+/* Switch S to K, found for NAME (NULL if unknown), unless REFUSED says
+ * why K may not run here. */
+static int slot_use(struct slot *s, const char *name, const void *k,
+		    const char *refused)
+{
+	slot_get(s); /* a later first-use selection must not undo this */
+	if (k == NULL) {
+		errno = name ? ENOENT : EINVAL;
+		return -1;
+	}
+	if (refused != NULL) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	atomic_store_explicit(&s->cur, k, memory_order_release);
+	return 0;
+}
+
+/* Self-test verdicts, so that a kernel of either kind is tested at most
+ * once per process (a registry larger than the table only costs repeated
+ * tests). */
 static pthread_mutex_t verdict_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-	const struct rc4k *k;
+	const void *k;
 	bool ok;
 } verdicts[64];
 static size_t nverdicts;
 
-static bool selftest_once(const struct rc4k *k)
+static bool passes(const void *k, bool (*test)(const void *))
 {
 	size_t i = 0;
 	bool ok;
@@ -41,7 +75,7 @@ static bool selftest_once(const struct rc4k *k)
 	if (i < nverdicts) {
 		ok = verdicts[i].ok;
 	} else {
-		ok = rc4k_selftest(k) == 0;
+		ok = test(k);
 		if (nverdicts < sizeof verdicts / sizeof verdicts[0]) {
 			verdicts[nverdicts].k = k;
 			verdicts[nverdicts].ok = ok;
@@ -52,11 +86,30 @@ static bool selftest_once(const struct rc4k *k)
 	return ok;
 }
 
+static bool single_ok(const void *k)
+{
+	return rc4k_selftest(k) == 0;
+}
+
+static bool batch_ok(const void *b)
+{
+	return rc4k_batch_selftest(b) == 0;
+}
+
 const char *rc4_kernel_refused(const struct rc4k *k)
 {
 	if (!rc4k_usable(k))
 		return "this CPU cannot run it";
-	if (!selftest_once(k))
+	if (!passes(k, single_ok))
+		return "it failed its self-test";
+	return NULL;
+}
+
+const char *rc4_batch_refused(const struct rc4k_batch *b)
+{
+	if (!rc4k_batch_usable(b))
+		return "this CPU cannot run it";
+	if (!passes(b, batch_ok))
 		return "it failed its self-test";
 	return NULL;
 }
@@ -193,7 +246,11 @@ static void print_trail(const char *trail)
 		fprintf(stderr, "librc4tune: %.*s\n", (int)(nl - line), line);
 }
 
-static void choose(void)
+/* Run a selection with the live inputs, print its trail if asked, and
+ * fill slot S with what it chose. */
+static void choose_into(struct slot *s,
+			const void *(*pick)(const struct rc4_select_in *,
+					    char *, size_t))
 {
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
@@ -201,22 +258,50 @@ static void choose(void)
 	char trail[4096];
 
 	rc4_select_live(&in, &cpu);
-	const struct rc4k *k = rc4_select(&in, loud ? trail : NULL,
-					  sizeof trail);
+	const void *k = pick(&in, loud ? trail : NULL, sizeof trail);
 	if (loud)
 		print_trail(trail);
-	atomic_store_explicit(&current, k, memory_order_release);
+	atomic_store_explicit(&s->cur, k, memory_order_release);
+}
+
+static const void *pick_single(const struct rc4_select_in *in, char *trail,
+			       size_t size)
+{
+	return rc4_select(in, trail, size);
+}
+
+static const void *pick_batch(const struct rc4_select_in *in, char *trail,
+			      size_t size)
+{
+	return rc4_select_batch(in, trail, size);
+}
+
+static void choose_single(void);
+static void choose_batch(void);
+static struct slot single = { .once = PTHREAD_ONCE_INIT,
+			      .choose = choose_single };
+/* Separate, so programs that never use the batch API never pay for it. */
+static struct slot batch = { .once = PTHREAD_ONCE_INIT,
+			     .choose = choose_batch };
+
+static void choose_single(void)
+{
+	choose_into(&single, pick_single);
+}
+
+static void choose_batch(void)
+{
+	choose_into(&batch, pick_batch);
 }
 
 const struct rc4k *rc4_current(void)
 {
-	const struct rc4k *k =
-		atomic_load_explicit(&current, memory_order_acquire);
-	if (k == NULL) {
-		pthread_once(&once, choose);
-		k = atomic_load_explicit(&current, memory_order_acquire);
-	}
-	return k;
+	return slot_get(&single);
+}
+
+const struct rc4k_batch *rc4_batch_current(void)
+{
+	return slot_get(&batch);
 }
 
 const char *rc4tune_kernel_name(void)
@@ -224,21 +309,21 @@ const char *rc4tune_kernel_name(void)
 	return rc4_current()->name;
 }
 
+const char *rc4tune_batch_kernel_name(void)
+{
+	return rc4_batch_current()->name;
+}
+
 int rc4tune_use_kernel(const char *name)
 {
 	const struct rc4k *k = name ? rc4k_find(name) : NULL;
+	return slot_use(&single, name, k, k ? rc4_kernel_refused(k) : NULL);
+}
 
-	rc4_current(); /* a later first-use selection must not undo this */
-	if (k == NULL) {
-		errno = name ? ENOENT : EINVAL;
-		return -1;
-	}
-	if (rc4_kernel_refused(k) != NULL) {
-		errno = ENOTSUP;
-		return -1;
-	}
-	atomic_store_explicit(&current, k, memory_order_release);
-	return 0;
+int rc4tune_use_batch_kernel(const char *name)
+{
+	const struct rc4k_batch *b = name ? rc4k_batch_find(name) : NULL;
+	return slot_use(&batch, name, b, b ? rc4_batch_refused(b) : NULL);
 }
 
 const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
@@ -255,19 +340,6 @@ const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
 	if (usable)
 		*usable = rc4k_usable(k);
 	return k->name;
-}
-
-/* --- batch kernels: a second current, chosen and switched the same way */
-static _Atomic(const struct rc4k_batch *) batch_current;
-static pthread_once_t batch_once = PTHREAD_ONCE_INIT;
-
-const char *rc4_batch_refused(const struct rc4k_batch *b)
-{
-	if (!rc4k_batch_usable(b))
-		return "this CPU cannot run it";
-	if (rc4k_batch_selftest(b) != 0)
-		return "it failed its self-test";
-	return NULL;
 }
 
 /* Config (this CPU's section, then [default]) > the default batch kernel;
@@ -314,50 +386,3 @@ const struct rc4k_batch *rc4_select_batch(const struct rc4_select_in *in,
 	return rc4k_batch_default;
 }
 
-static void choose_batch(void)
-{
-	struct rc4_select_in in;
-	struct rc4_cpu cpu;
-	bool loud = debug_on();
-	char trail[1024];
-
-	rc4_select_live(&in, &cpu);
-	const struct rc4k_batch *b = rc4_select_batch(&in, loud ? trail : NULL,
-						      sizeof trail);
-	if (loud)
-		print_trail(trail);
-	atomic_store_explicit(&batch_current, b, memory_order_release);
-}
-
-const struct rc4k_batch *rc4_batch_current(void)
-{
-	const struct rc4k_batch *b =
-		atomic_load_explicit(&batch_current, memory_order_acquire);
-	if (b == NULL) {
-		pthread_once(&batch_once, choose_batch);
-		b = atomic_load_explicit(&batch_current, memory_order_acquire);
-	}
-	return b;
-}
-
-const char *rc4tune_batch_kernel_name(void)
-{
-	return rc4_batch_current()->name;
-}
-
-int rc4tune_use_batch_kernel(const char *name)
-{
-	const struct rc4k_batch *b = name ? rc4k_batch_find(name) : NULL;
-
-	rc4_batch_current(); /* a later first-use selection must not undo this */
-	if (b == NULL) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (rc4_batch_refused(b) != NULL) {
-		errno = ENOTSUP;
-		return -1;
-	}
-	atomic_store_explicit(&batch_current, b, memory_order_release);
-	return 0;
-}

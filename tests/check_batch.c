@@ -304,6 +304,7 @@ START_TEST(test_use_batch_kernel)
 	ck_assert_int_eq(rc4tune_use_batch_kernel("int-8x"), -1);
 	ck_assert_int_eq(errno, ENOENT);
 	ck_assert_int_eq(rc4tune_use_batch_kernel(NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
 }
 END_TEST
