@@ -122,6 +122,20 @@ else
 	fail "CRLF: rc=$rc"; od -c "$tmp/crlf.conf" | tail -n 5
 fi
 
+# --- BOM: a UTF-8 BOM before the live section's header (inih skips it) --
+printf '\357\273\277[%s]\nkernel = long-1x\n[default]\nkernel = int-8x\n' \
+	"$live" >"$tmp/bom.conf"
+tune --output "$tmp/bom.conf"
+tail -c +4 "$tmp/bom.conf" >"$tmp/nobom"
+section "$tmp/nobom" >"$tmp/new"
+{ cat "$tmp/new"; printf '[default]\nkernel = int-8x\n'; } >"$tmp/expect"
+if [ $rc -eq 0 ] && [ "$(head -c 3 "$tmp/bom.conf" | od -An -tx1 | tr -d ' ')" = efbbbf ] &&
+   cmp -s "$tmp/expect" "$tmp/nobom"; then
+	ok "BOM: the section after it is replaced, not repeated; the BOM stays"
+else
+	fail "BOM: rc=$rc"; od -c "$tmp/bom.conf" | head -n 5
+fi
+
 # --- a kept line the library refuses: written, with a warning -----------
 { printf '[default]\n; '; printf '%0300d\n' 0; } >"$tmp/long.conf"
 tune --output "$tmp/long.conf"

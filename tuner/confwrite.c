@@ -93,7 +93,12 @@ char *confwrite_merge(const char *old, size_t len, const char *section,
 		end = nl ? (size_t)(nl - old) + 1 : len;
 		lineno++;
 
-		enum kind kind = classify(old + pos, end - pos);
+		/* A UTF-8 BOM before the first line: inih skips it, so do
+		 * we, and it stays in front of whatever replaces that line. */
+		size_t bom = 0;
+		if (pos == 0 && len >= 3 && memcmp(old, "\xef\xbb\xbf", 3) == 0)
+			bom = 3;
+		enum kind kind = classify(old + pos + bom, end - pos - bom);
 		last_blank = kind == BLANK;
 		if (kind == OTHER && in_live)
 			span_end = end;
@@ -115,7 +120,7 @@ char *confwrite_merge(const char *old, size_t len, const char *section,
 		}
 		if (!named)
 			continue;
-		fwrite(old + copied, 1, pos - copied, f);
+		fwrite(old + copied, 1, pos + bom - copied, f);
 		if (found++ == 0)
 			put_text(f, text, eol);
 		else
