@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "batchtune.h"
+#include "timing.h"
 
 enum { NKEYS = 64, NSTREAMS = 8, BLOCK = 1024, ROUNDS = 9 };
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
@@ -32,17 +32,10 @@ static _Alignas(64) struct rc4k_state states[NKEYS];
 static _Alignas(64) uint8_t buf[NKEYS][BLOCK];
 static uint8_t keys[NKEYS][16];
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Seconds for REPS calls of B in CELL. */
-static double run(const struct rc4k_batch *b, int cell, unsigned long reps)
+static double run(const void *kernel, int cell, unsigned long reps)
 {
+	const struct rc4k_batch *b = kernel;
 	struct rc4k_state *st[NKEYS];
 	const uint8_t *key[NKEYS], *in[NKEYS];
 	uint8_t *out[NKEYS];
@@ -57,7 +50,7 @@ static double run(const struct rc4k_batch *b, int cell, unsigned long reps)
 		in[i] = out[i] = buf[i];
 	}
 	if (cell == BATCH_KEYS) {
-		t0 = now();
+		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
 			for (size_t i = 0; i < NKEYS; i++) {
 				fresh++;
@@ -68,11 +61,11 @@ static double run(const struct rc4k_batch *b, int cell, unsigned long reps)
 		}
 	} else {
 		b->set_keys(st, NSTREAMS, key, len);
-		t0 = now();
+		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
 			b->crypt_many(st, NSTREAMS, BLOCK, in, out);
 	}
-	return now() - t0;
+	return timing_now() - t0;
 }
 
 static double rate(int cell, unsigned long reps, double t)
@@ -80,25 +73,6 @@ static double rate(int cell, unsigned long reps, double t)
 	double units = cell == BATCH_KEYS ? NKEYS : NSTREAMS * BLOCK;
 
 	return (double)reps * units / (t > 0 ? t : 1e-9);
-}
-
-static unsigned long calibrate(const struct rc4k_batch *b, int cell,
-			       double slice)
-{
-	unsigned long reps = 1;
-	double t;
-
-	while ((t = run(b, cell, reps)) < slice / 4 && reps < (1ul << 28))
-		reps *= 4;
-	double r = (double)reps * slice / (t > 0 ? t : 1e-9);
-	return r < 1 ? 1 : (unsigned long)r;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 int batch_measure(struct batch_measurement *bm, enum workload w,
@@ -140,7 +114,8 @@ int batch_measure(struct batch_measurement *bm, enum workload w,
 	for (size_t i = 0; i < n; i++)
 		for (int c = 0; c < BATCH_CELLS; c++)
 			if (bm->br[i].status == KERNEL_OK)
-				reps[i][c] = calibrate(bm->br[i].b, c, slice);
+				reps[i][c] = timing_calibrate(run, bm->br[i].b, c,
+							      slice);
 	for (int r = 0; r < ROUNDS; r++)
 		for (int c = 0; c < BATCH_CELLS; c++)
 			for (size_t j = 0; j < n; j++) {
@@ -161,9 +136,8 @@ int batch_measure(struct batch_measurement *bm, enum workload w,
 		if (r->status != KERNEL_OK)
 			continue;
 		for (int c = 0; c < BATCH_CELLS; c++) {
-			qsort(samples[i][c], ROUNDS, sizeof(double),
-			      cmp_double);
-			r->rate[c] = samples[i][c][ROUNDS / 2];
+			double tmp[ROUNDS];
+			r->rate[c] = timing_median(samples[i][c], ROUNDS, tmp);
 			lg += weight[w][c] * log(r->rate[c]);
 			sum += weight[w][c];
 		}

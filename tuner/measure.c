@@ -24,6 +24,7 @@
 #define HAVE_TSC 1
 #endif
 #include "measure.h"
+#include "timing.h"
 
 const size_t measure_sizes[MEASURE_NSIZES] = { 16, 64, 256, 1024, 8192 };
 
@@ -76,14 +77,6 @@ int workload_parse(const char *name, enum workload *w)
 			return 0;
 		}
 	return -1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The TSC counts at a constant rate only where CPUID says it is invariant;
@@ -157,14 +150,15 @@ static _Alignas(64) struct rc4k_state state;
 static _Alignas(64) uint8_t buf[8192];
 
 /* Seconds for REPS calls of kernel K in CELL. */
-static double run(const struct rc4k *k, int cell, unsigned long reps)
+static double run(const void *kernel, int cell, unsigned long reps)
 {
+	const struct rc4k *k = kernel;
 	uint8_t key[16];
 	double t0;
 
 	memcpy(key, "rc4tune-timing16", sizeof key);
 	if (cell == MEASURE_KEYS) {
-		t0 = now();
+		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
 			memcpy(key, &r, sizeof r); /* a fresh key each time */
 			k->set_key(&state, key, sizeof key);
@@ -174,11 +168,11 @@ static double run(const struct rc4k *k, int cell, unsigned long reps)
 		size_t len = measure_sizes[cell];
 
 		k->set_key(&state, key, sizeof key);
-		t0 = now();
+		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
 			k->crypt(&state, len, buf, buf);
 	}
-	return now() - t0;
+	return timing_now() - t0;
 }
 
 static double rate(int cell, unsigned long reps, double t)
@@ -188,32 +182,6 @@ static double rate(int cell, unsigned long reps, double t)
 	return (double)reps * units / (t > 0 ? t : 1e-9);
 }
 
-/* Calls of K in CELL that take about SLICE seconds; doubles as warm-up. */
-static unsigned long calibrate(const struct rc4k *k, int cell, double slice)
-{
-	unsigned long reps = 1;
-	double t;
-
-	while ((t = run(k, cell, reps)) < slice / 4 && reps < (1ul << 28))
-		reps *= 4;
-	double r = (double)reps * slice / (t > 0 ? t : 1e-9);
-	return r < 1 ? 1 : (unsigned long)r;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of V[0..n); sorts a copy in TMP. */
-static double median(const double *v, int n, double *tmp)
-{
-	memcpy(tmp, v, (size_t)n * sizeof *tmp);
-	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-}
 
 /* Weighted geometric mean of the cells of V (stride apart). */
 static double score_of(const double *w, const double *v, size_t stride)
@@ -241,11 +209,11 @@ static bool preferred(const struct kresult *r, const char *prefer)
  * another process interrupted does not move it. */
 static double spread(const double *v, int n)
 {
-	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS], mid = median(v, n, tmp);
+	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS], mid = timing_median(v, n, tmp);
 
 	for (int k = 0; k < n; k++)
 		dev[k] = fabs(v[k] - mid);
-	return 1.4826 * median(dev, n, tmp) / mid;
+	return 1.4826 * timing_median(dev, n, tmp) / mid;
 }
 
 /* Medians, scores, noise and the pick after m->rounds rounds; ROUND_SCORES
@@ -264,7 +232,7 @@ static void summarize(struct measurement *m, const double *samples,
 		if (r->status != KERNEL_OK)
 			continue;
 		for (int c = 0; c < MEASURE_CELLS; c++)
-			r->rate[c] = median(&SAMPLE(samples, i, c, 0), n, tmp);
+			r->rate[c] = timing_median(&SAMPLE(samples, i, c, 0), n, tmp);
 		r->score = score_of(w, r->rate, 1);
 		double *rs = &round_scores[i * MAX_ROUNDS];
 		for (int k = 0; k < n; k++)
@@ -373,7 +341,7 @@ int measure_run(struct measurement *m, const char *const *names,
 		enum workload w, double budget, const char *prefer,
 		measure_progress *progress, void *ctx)
 {
-	double start = now();
+	double start = timing_now();
 	uint64_t cstart = cycles();
 	size_t nok = 0;
 	struct load_mark mark;
@@ -414,9 +382,9 @@ int measure_run(struct measurement *m, const char *const *names,
 	for (size_t j = 0; j < nok; j++)
 		for (int c = 0; c < MEASURE_CELLS; c++)
 			reps[ok[j] * MEASURE_CELLS + c] =
-				calibrate(m->kr[ok[j]].k, c, m->slice);
+				timing_calibrate(run, m->kr[ok[j]].k, c, m->slice);
 
-	double last = now() - start;
+	double last = timing_now() - start;
 	for (;;) {
 		int r = m->rounds;
 
@@ -431,7 +399,7 @@ int measure_run(struct measurement *m, const char *const *names,
 		m->rounds++;
 		m->load = others_load(&mark);
 		summarize(m, samples, round_scores, prefer);
-		double elapsed = now() - start, round_time = elapsed - last;
+		double elapsed = timing_now() - start, round_time = elapsed - last;
 		last = elapsed;
 		if (progress)
 			progress(ctx, m, elapsed, budget);
@@ -444,7 +412,7 @@ int measure_run(struct measurement *m, const char *const *names,
 		     (m->noise <= TIE_FLOOR || m->gap > m->noise)))
 			break;
 	}
-	m->seconds = now() - start;
+	m->seconds = timing_now() - start;
 	if (cycles_usable()) {
 		m->cycle_clock = "x86 TSC (constant rate, not core cycles)";
 		m->cycle_hz = (double)(cycles() - cstart) / m->seconds;
