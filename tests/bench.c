@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "rc4tune.h"
+#include "benchutil.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -36,19 +36,6 @@ struct cand {
 	double mbs[NSIZES][MAXROUNDS], cpb[NSIZES][MAXROUNDS];
 	double med[NSIZES], cpbmed[NSIZES], score;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static uint8_t buf[8192];
 

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "rc4tune.h"
+#include "benchutil.h"
 #include "kernels/batch.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
@@ -40,19 +40,6 @@ struct cand {
 	double keys[MAXROUNDS], mbs[MAXROUNDS];
 	double keys_med, mbs_med;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static uint8_t keybytes[NKEYS][KEYLEN], msg[NKEYS][BLOCK];
 static rc4tune_key keys[NKEYS];

@@ -10,24 +10,19 @@
 #include "conf.h"
 #include "testutil.h"
 
-static char dir[] = "/tmp/check_conf.XXXXXX";
-static char path[sizeof dir + 32];
+static char path[sizeof test_dir + 32];
 static struct rc4_conf conf;
 static char why[512];
 
 static void setup(void)
 {
-	strcpy(dir, "/tmp/check_conf.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/rc4tune.conf", dir);
+	test_dir_make("check_conf");
+	snprintf(path, sizeof path, "%s/rc4tune.conf", test_dir);
 }
 
-/* Check forks each test: the directory goes with the child's files. */
 static void teardown(void)
 {
-	char cmd[sizeof dir + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	test_dir_remove();
 }
 
 /* Write LEN bytes of DATA as the config, mode 0644. */

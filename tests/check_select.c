@@ -16,20 +16,17 @@
 #include "select.h"
 #include "testutil.h"
 
-static char dir[64], conf_path[128];
+static char conf_path[sizeof test_dir + 16];
 
 static void setup(void)
 {
-	strcpy(dir, "/tmp/check_select.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(conf_path, sizeof conf_path, "%s/rc4tune.conf", dir);
+	test_dir_make("check_select");
+	snprintf(conf_path, sizeof conf_path, "%s/rc4tune.conf", test_dir);
 }
 
 static void teardown(void)
 {
-	char cmd[sizeof dir + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	test_dir_remove();
 }
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -357,12 +354,12 @@ static const struct {
 START_TEST(test_decode_matches_libcpuid)
 {
 #ifdef HAVE_LIBCPUID
-	char path[sizeof dir + 16];
+	char path[sizeof test_dir + 16];
 	const char *why;
 	struct rc4_cpu a, b;
 	uint32_t v[3];
 
-	snprintf(path, sizeof path, "%s/dump.raw", dir);
+	snprintf(path, sizeof path, "%s/dump.raw", test_dir);
 	for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
 		write_dump(path, signatures[i].vendor, signatures[i].eax1);
 		ck_assert_int_eq(rc4_cpu_from_dump(&a, path, &why), 0);
@@ -429,9 +426,9 @@ END_TEST
 /* What the first use writes on stderr: nothing, unless RC4TUNE_DEBUG=1. */
 static void stderr_of_first_use(char *out, size_t size)
 {
-	char path[sizeof dir + 16];
+	char path[sizeof test_dir + 16];
 
-	snprintf(path, sizeof path, "%s/stderr", dir);
+	snprintf(path, sizeof path, "%s/stderr", test_dir);
 	fflush(stderr);
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ck_assert_int_ge(fd, 0);

@@ -28,6 +28,23 @@ static inline void test_fill(uint64_t *s, uint8_t *p, size_t n)
 		p[i] = (uint8_t)test_rand(s);
 }
 
+/* A scratch directory per test, made in a tcase's checked fixture (Check
+ * forks each test, so each child gets its own), removed with its files. */
+static char test_dir[64];
+
+static inline void test_dir_make(const char *name)
+{
+	snprintf(test_dir, sizeof test_dir, "/tmp/%s.XXXXXX", name);
+	ck_assert_ptr_nonnull(mkdtemp(test_dir));
+}
+
+static inline void test_dir_remove(void)
+{
+	char cmd[sizeof test_dir + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
 static inline int test_run(Suite *suite)
 {
 	SRunner *sr = srunner_create(suite);
