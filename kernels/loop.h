@@ -31,6 +31,13 @@
 		K = (uint8_t)S[(tx_ + ty_) & 0xff];                   \
 	} while (0)
 
+/* One byte at a time while COND holds: heads and tails of unrolled loops. */
+#define RC4K_BYTES(S, T, x, y, k, n, cond)                            \
+	for (; (cond); (n)++) {                                       \
+		RC4K_STEP(S, T, x, y, k);                             \
+		out[n] = in[n] ^ (k);                                 \
+	}
+
 /* The key schedule (KSA) for a state of T entries; external (setkey.h), as
  * the assembly kernels share it. */
 #define RC4K_SET_KEY(fn, T, M)                                                \
@@ -68,10 +75,7 @@
 				out[n + u] = in[n + u] ^ k;                  \
 			}                                                    \
 		}                                                            \
-		for (; n < len; n++) {                                       \
-			RC4K_STEP(S, T, x, y, k);                            \
-			out[n] = in[n] ^ k;                                  \
-		}                                                            \
+		RC4K_BYTES(S, T, x, y, k, n, n < len);                      \
 		st->x = (uint32_t)x;                                         \
 		st->y = (uint32_t)y;                                         \
 	}
@@ -105,10 +109,8 @@
 		I x = st->x, y = st->y;                                      \
 		uint8_t k;                                                   \
 		size_t n = 0;                                                \
-		for (; n < len && ((uintptr_t)(out + n) & 7); n++) {         \
-			RC4K_STEP(S, T, x, y, k);                            \
-			out[n] = in[n] ^ k;                                  \
-		}                                                            \
+		RC4K_BYTES(S, T, x, y, k, n,                                 \
+			   n < len && ((uintptr_t)(out + n) & 7));           \
 		for (; len - n >= 8 * (W); n += 8 * (W)) {                   \
 			RC4K_UNROLL(W)                                       \
 			for (unsigned w = 0; w < (W); w++) {                 \
@@ -123,10 +125,7 @@
 				memcpy(out + n + 8 * w, &v, 8);              \
 			}                                                    \
 		}                                                            \
-		for (; n < len; n++) {                                       \
-			RC4K_STEP(S, T, x, y, k);                            \
-			out[n] = in[n] ^ k;                                  \
-		}                                                            \
+		RC4K_BYTES(S, T, x, y, k, n, n < len);                      \
 		st->x = (uint32_t)x;                                         \
 		st->y = (uint32_t)y;                                         \
 	}
