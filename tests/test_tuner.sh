@@ -195,7 +195,7 @@ else
 fi
 
 # --- usage errors: exit 2 ---------------------------------------------
-for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra'; do
+for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra' '--speed' '--list'; do
 	"$RC4TUNE" --generate-conf $bad --output "$tmp/u.conf" >/dev/null 2>&1
 	rc=$?
 	if [ $rc -eq 2 ] && [ ! -e "$tmp/u.conf" ]; then

@@ -122,14 +122,19 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			conf_file = optarg;
-			action = c;
-			break;
+			/* fall through */
 		case 'g':
 		case 's':
 		case 'E':
 		case 'H':
 		case 'l':
 		case 'V':
+			if (action != 0 && action != c) {
+				fprintf(stderr, "rc4tune: one action at a "
+						"time (%s)\n",
+					argv[optind - 1]);
+				return EXIT_USAGE;
+			}
 			action = c;
 			break;
 		case 'h':
