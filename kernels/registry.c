@@ -1,53 +1,25 @@
-/* registry.c - the one list of every kernel this build compiled.  A new
- * kernel is its file plus one line here; tests and the tuner iterate this. */
+/* registry.c - the lists of every kernel this build compiled (one line
+ * each, in registry.def), which tests and the tuner iterate, and lookups. */
 #include <config.h>
 
 #include <string.h>
 #include "kernel.h"
 
-extern const struct rc4k rc4k_char_ref, rc4k_char_1x, rc4k_char_1x_ptr,
-	rc4k_char_1x_preload, rc4k_char_4x, rc4k_char_8x_chunk, rc4k_int_1x,
-	rc4k_int_1x_r64, rc4k_int_1x_ptr, rc4k_int_4x, rc4k_int_8x,
-	rc4k_int_16x, rc4k_int_8x_chunk, rc4k_int_16x_chunk, rc4k_long_1x,
-	rc4k_long_8x, rc4k_long_8x_chunk;
-#ifdef RC4TUNE_X86_64
-extern const struct rc4k rc4k_x86_char_1x_r32, rc4k_x86_char_1x_r64,
-	rc4k_x86_char_1x_preload, rc4k_x86_int_8x_chunk,
-	rc4k_x86_long_8x_chunk, rc4k_x86_int_16x_sse2, rc4k_x86_long_16x_sse2,
-	rc4k_x86_char_16x_sse41, rc4k_x86_int_16x_sse41,
-	rc4k_x86_long_16x_sse41;
-#endif
+#include "batch.h"
+
+/* Declare every descriptor, then list them. */
+#define SINGLE(id) extern const struct rc4k rc4k_##id;
+#define BATCH(id) extern const struct rc4k_batch rc4k_##id;
+#include "registry.def"
+#undef SINGLE
+#undef BATCH
 
 const struct rc4k *const rc4k_registry[] = {
-	&rc4k_char_ref, /* first: the reference */
-	&rc4k_char_1x,
-	&rc4k_char_1x_ptr,
-	&rc4k_char_1x_preload,
-	&rc4k_char_4x,
-	&rc4k_char_8x_chunk,
-	&rc4k_int_1x,
-	&rc4k_int_1x_r64,
-	&rc4k_int_1x_ptr,
-	&rc4k_int_4x,
-	&rc4k_int_8x,
-	&rc4k_int_16x,
-	&rc4k_int_8x_chunk,
-	&rc4k_int_16x_chunk,
-	&rc4k_long_1x,
-	&rc4k_long_8x,
-	&rc4k_long_8x_chunk,
-#ifdef RC4TUNE_X86_64
-	&rc4k_x86_char_1x_r32,
-	&rc4k_x86_char_1x_r64,
-	&rc4k_x86_char_1x_preload,
-	&rc4k_x86_int_8x_chunk,
-	&rc4k_x86_long_8x_chunk,
-	&rc4k_x86_int_16x_sse2,
-	&rc4k_x86_long_16x_sse2,
-	&rc4k_x86_char_16x_sse41,
-	&rc4k_x86_int_16x_sse41,
-	&rc4k_x86_long_16x_sse41,
-#endif
+#define SINGLE(id) &rc4k_##id,
+#define BATCH(id)
+#include "registry.def"
+#undef SINGLE
+#undef BATCH
 	NULL,
 };
 
@@ -68,25 +40,13 @@ int rc4k_usable(const struct rc4k *k)
  * (tests/bench); 32-bit entries avoid the char layout's Core 2 / K8 traps. */
 const struct rc4k *const rc4k_default = &rc4k_int_8x;
 
-/* --- batch kernels (batch.h): many streams at once, one line each --- */
-#include "batch.h"
-
-extern const struct rc4k_batch rc4k_char_2lane, rc4k_char_4lane,
-	rc4k_char_8lane, rc4k_int_2lane, rc4k_int_4lane, rc4k_int_8lane;
-#ifdef RC4TUNE_X86_64
-extern const struct rc4k_batch rc4k_x86_char_8lane;
-#endif
-
+/* --- batch kernels (batch.h): many streams at once --- */
 const struct rc4k_batch *const rc4k_batch_registry[] = {
-	&rc4k_char_2lane,
-	&rc4k_char_4lane,
-	&rc4k_char_8lane,
-	&rc4k_int_2lane,
-	&rc4k_int_4lane,
-	&rc4k_int_8lane,
-#ifdef RC4TUNE_X86_64
-	&rc4k_x86_char_8lane,
-#endif
+#define SINGLE(id)
+#define BATCH(id) &rc4k_##id,
+#include "registry.def"
+#undef SINGLE
+#undef BATCH
 	NULL,
 };
 
