@@ -119,8 +119,22 @@ int rc4_cpu_signature(struct rc4_cpu *cpu, const char **why)
 }
 #endif
 
+/* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
+ * ends are dropped and inner runs become one '_', so the section name
+ * stays three words after "cpu". */
 void rc4_cpu_section(const struct rc4_cpu *cpu, char *buf, unsigned size)
 {
-	snprintf(buf, size, "cpu %s %d %d", cpu->vendor, cpu->family,
-		 cpu->model);
+	char vendor[sizeof cpu->vendor];
+	size_t n = 0;
+
+	for (const char *v = cpu->vendor;
+	     v < cpu->vendor + sizeof cpu->vendor && *v != '\0'; v++) {
+		if (*v != ' ')
+			vendor[n++] = *v;
+		else if (n > 0 && vendor[n - 1] != '_' && v[1] != ' ' &&
+			 v[1] != '\0')
+			vendor[n++] = '_';
+	}
+	vendor[n] = '\0';
+	snprintf(buf, size, "cpu %s %d %d", vendor, cpu->family, cpu->model);
 }

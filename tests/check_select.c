@@ -253,6 +253,29 @@ START_TEST(test_selftest_once)
 }
 END_TEST
 
+/* Section names stay three words after "cpu" whatever blanks the CPUID
+ * vendor string carries. */
+START_TEST(test_section_names)
+{
+	static const struct {
+		struct rc4_cpu cpu;
+		const char *want;
+	} cases[] = {
+		{ FX("GenuineIntel", 6, 207, 2, true),
+		  "cpu GenuineIntel 6 207" },
+		{ FX("  Shanghai  ", 7, 59, 8, false), "cpu Shanghai 7 59" },
+		{ FX("VIA VIA VIA ", 6, 15, 1, false),
+		  "cpu VIA_VIA_VIA 6 15" },
+	};
+	char section[64];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rc4_cpu_section(&cases[i].cpu, section, sizeof section);
+		ck_assert_str_eq(section, cases[i].want);
+	}
+}
+END_TEST
+
 /* --- the heuristic table, on CPU fixtures ----------------------------- */
 
 /* The state layout a rule must give: 8-bit, or 32/64-bit ("int-"/"long-"). */
@@ -522,6 +545,7 @@ int main(void)
 
 	tc = tcase_create("heuristic");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_section_names);
 	tcase_add_loop_test(tc, test_heuristic_table, 0,
 			    sizeof heuristic_cases / sizeof heuristic_cases[0]);
 	tcase_add_test(tc, test_heuristic_no_cpu);
