@@ -42,8 +42,8 @@ RC4TUNE_API const char *rc4tune_kernel_name(void);
 
 /* Make new keys in this process use kernel NAME.  Returns 0, or -1 with
  * errno = EINVAL (NULL), ENOENT (unknown name) or ENOTSUP (this CPU cannot
- * run it).
- * Keys already set up keep their own kernel. */
+ * run it, or it failed its self-test).  Keys already set up keep their own
+ * kernel. */
 RC4TUNE_API int rc4tune_use_kernel(const char *name);
 
 /* The kernels this build compiled, in registry order, for I = 0, 1, ...
@@ -79,7 +79,7 @@ RC4TUNE_API void rc4tune_skip(rc4tune_key *key, size_t n);
 RC4TUNE_API const char *rc4tune_batch_kernel_name(void);
 
 /* Make batch calls in this process use batch kernel NAME.  Returns 0, or
- * -1 with errno = ENOENT or ENOTSUP, as rc4tune_use_kernel. */
+ * -1 with errno = EINVAL, ENOENT or ENOTSUP, as rc4tune_use_kernel. */
 RC4TUNE_API int rc4tune_use_batch_kernel(const char *name);
 
 #ifdef __cplusplus

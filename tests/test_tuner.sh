@@ -136,13 +136,13 @@ else
 	fail "BOM: rc=$rc"; od -c "$tmp/bom.conf" | head -n 5
 fi
 
-# --- a kept line the library refuses: written, with a warning -----------
+# --- a kept line the library refuses: written, but exit 1 ----------------
 { printf '[default]\n; '; printf '%0300d\n' 0; } >"$tmp/long.conf"
 tune --output "$tmp/long.conf"
-if [ $rc -eq 0 ] && grep -q "^kernel = " "$tmp/long.conf" &&
-   grep -q "warning: $tmp/long.conf: the library will not use .*(line 2)" "$tmp/err"
+if [ $rc -eq 1 ] && grep -q "^kernel = " "$tmp/long.conf" &&
+   grep -q "error: $tmp/long.conf: written, but the library will not use .*(line 2)" "$tmp/err"
 then
-	ok "a kept 300-byte line: warned that the library ignores the file"
+	ok "a kept 300-byte line: written, exit 1, the library would ignore the file"
 else
 	fail "long line: rc=$rc"; cat "$tmp/err"
 fi
@@ -204,6 +204,14 @@ for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra' '--speed' '--li
 		fail "usage error $bad: rc=$rc"
 	fi
 done
+
+"$RC4TUNE" --speed $budget int-8x nosuch >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "unknown kernel 'nosuch'" "$tmp/err"; then
+	ok "usage error, exit 2: --speed with an unknown kernel name"
+else
+	fail "--speed nosuch: rc=$rc"; cat "$tmp/err"
+fi
 
 # --- --quiet: silence, and still the file -----------------------------
 tune --output "$tmp/quiet.conf" --quiet --workload keys

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"                        keys (a fresh key per 16-byte message)\n"
 		"  -b, --budget SECONDS  time to spend measuring (default 2.5)\n"
 		"  -j, --json            the report as JSON\n"
-		"  -q, --quiet           print nothing but errors\n"
+		"  -q, --quiet           print only errors and warnings\n"
 		"      --explain         the kernel programs get here, and why\n"
 		"      --heuristic       the CPUID rules' kernel for this CPU\n"
 		"      --cpuid-dump FILE ... or for this raw CPUID dump\n"
@@ -147,7 +147,13 @@ int main(int argc, char **argv)
 	}
 	if (action == 's' && optind < argc) {
 		o.kernels = (const char *const *)argv + optind;
-		optind = argc;
+		for (; optind < argc; optind++)
+			if (rc4k_find(argv[optind]) == NULL) {
+				fprintf(stderr, "rc4tune: unknown kernel '%s' "
+						"(rc4tune --list shows them)\n",
+					argv[optind]);
+				return EXIT_USAGE;
+			}
 	}
 	if (o.json && action == 'g' && o.output && strcmp(o.output, "-") == 0) {
 		fprintf(stderr, "rc4tune: --json and --output - would share "

@@ -316,12 +316,6 @@ static int collect(struct measurement *m, const char *const *names)
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = names ? rc4k_find(names[i])
 					     : rc4k_registry[i];
-		if (k == NULL) {
-			fprintf(stderr, "rc4tune: unknown kernel '%s' "
-					"(rc4tune --list shows them)\n",
-				names[i]);
-			return -1;
-		}
 		struct kresult *r = &m->kr[m->n++];
 		r->k = k;
 		r->order = registry_index(k);

@@ -63,9 +63,10 @@ typedef void measure_progress(void *ctx, const struct measurement *m,
 			      double elapsed, double budget);
 
 /* Self-test, then time the kernels NAMES (NULL: every kernel in the
- * registry) for about BUDGET seconds.  PREFER (may be NULL) names the
- * kernel a tie goes to.  Returns 0, or -1 after printing why on stderr (an
- * unknown name, no kernel that passed its self-test, out of memory).
+ * registry; else names rc4k_find knows) for about BUDGET seconds.  PREFER
+ * (may be NULL) names the kernel a tie goes to.  Returns 0, or -1 after
+ * printing why on stderr (no kernel that passed its self-test, out of
+ * memory).
  * Either way, measure_free(M) afterwards. */
 int measure_run(struct measurement *m, const char *const *names,
 		enum workload w, double budget, const char *prefer,

@@ -65,29 +65,31 @@ static int finish(void)
 	return EXIT_SUCCESS;
 }
 
-/* The library takes a config whole or not at all: warn when the file just
+/* The library takes a config whole or not at all: fail when the file just
  * written (this section, or another line kept as it was) would not give
- * KERNEL to this CPU. */
-static void check_written(const char *path, const char *section,
-			  const char *kernel)
+ * KERNEL to this CPU, so a postinst hears that the tuning has no effect
+ * until the file is mended. */
+static int check_written(const char *path, const char *section,
+			 const char *kernel)
 {
 	struct rc4_conf conf;
 	char why[256];
 	struct stat st;
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return; /* a device or a pipe took the text */
+		return EXIT_SUCCESS; /* a device or a pipe took the text */
 	int r = rc4_conf_read(path, section, &conf, NULL, why, sizeof why);
 	if (r == 0 && strcmp(conf.kernel[RC4_CONF_CPU], kernel) == 0)
-		return;
-	fprintf(stderr, "rc4tune: warning: %s: the library will not use "
-			"kernel = %s from it: ",
+		return EXIT_SUCCESS;
+	fprintf(stderr, "rc4tune: error: %s: written, but the library will "
+			"not use kernel = %s from it: ",
 		path, kernel);
 	if (r == 0)
 		fprintf(stderr, "it reads kernel = %s", conf.kernel[RC4_CONF_CPU]);
 	else
 		fprintf(stderr, "%s (line %d)", why, conf.bad_line);
 	fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
+	return EXIT_FAILURE;
 }
 
 int tune_speed(const struct tune_opts *o)
@@ -165,7 +167,7 @@ int tune_generate_conf(const struct tune_opts *o)
 	int r = confwrite(path, section, text) == 0 ? EXIT_SUCCESS
 						     : EXIT_FAILURE;
 	if (r == EXIT_SUCCESS && !to_stdout)
-		check_written(path, section, kernel);
+		r = check_written(path, section, kernel);
 	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json)
 		printf("rc4tune: wrote kernel = %s for [%s] to %s\n", kernel,
 		       section, path);
