@@ -256,12 +256,14 @@ static void choose_into(struct slot *s,
 	struct rc4_cpu cpu;
 	bool loud = debug_on();
 	char trail[4096];
+	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
 
 	rc4_select_live(&in, &cpu);
 	const void *k = pick(&in, loud ? trail : NULL, sizeof trail);
 	if (loud)
 		print_trail(trail);
 	atomic_store_explicit(&s->cur, k, memory_order_release);
+	errno = saved;
 }
 
 static const void *pick_single(const struct rc4_select_in *in, char *trail,

@@ -22,6 +22,19 @@ START_TEST(test_known_answer)
 }
 END_TEST
 
+/* The first call runs the selection, which may look for a config that
+ * does not exist: a call that succeeds leaves errno alone. */
+START_TEST(test_first_use_keeps_errno)
+{
+	rc4tune_key k;
+
+	setenv("RC4TUNE_CONF", "/nonexistent/rc4tune.conf", 1);
+	errno = 12345;
+	ck_assert_int_eq(rc4tune_set_key(&k, "Key", 3), 0);
+	ck_assert_int_eq(errno, 12345);
+}
+END_TEST
+
 START_TEST(test_bad_key_length)
 {
 	rc4tune_key k;
@@ -130,6 +143,7 @@ int main(void)
 	TCase *tc = tcase_create("key");
 
 	tcase_add_test(tc, test_known_answer);
+	tcase_add_test(tc, test_first_use_keeps_errno);
 	tcase_add_test(tc, test_bad_key_length);
 	tcase_add_test(tc, test_use_kernel);
 	tcase_add_test(tc, test_key_keeps_kernel);
