@@ -3,6 +3,7 @@
  * for new CPUs, and the 4-bit base model is ambiguous. */
 #include <config.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "cpu.h"
@@ -121,18 +122,24 @@ int rc4_cpu_signature(struct rc4_cpu *cpu, const char **why)
 
 /* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
  * ends are dropped and inner runs become one '_', so the section name
- * stays three words after "cpu". */
+ * stays three words after "cpu".  A hypervisor may put anything there: a
+ * byte that is not printable or that INI reads specially becomes '_'. */
 void rc4_cpu_section(const struct rc4_cpu *cpu, char *buf, unsigned size)
 {
-	char vendor[sizeof cpu->vendor];
+	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
+	char vendor[sizeof cpu->vendor + 1];
 	size_t n = 0;
 
-	for (const char *v = cpu->vendor;
-	     v < cpu->vendor + sizeof cpu->vendor && *v != '\0'; v++) {
-		if (*v != ' ')
-			vendor[n++] = *v;
-		else if (n > 0 && vendor[n - 1] != '_' && v[1] != ' ' &&
-			 v[1] != '\0')
+	while (len > 0 && cpu->vendor[len - 1] == ' ')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		char c = cpu->vendor[i];
+		if (c != ' ')
+			vendor[n++] = isgraph((unsigned char)c) &&
+					      !strchr("[];#=", c)
+					      ? c
+					      : '_';
+		else if (n > 0 && vendor[n - 1] != '_')
 			vendor[n++] = '_';
 	}
 	vendor[n] = '\0';

@@ -266,6 +266,7 @@ START_TEST(test_section_names)
 		{ FX("  Shanghai  ", 7, 59, 8, false), "cpu Shanghai 7 59" },
 		{ FX("VIA VIA VIA ", 6, 15, 1, false),
 		  "cpu VIA_VIA_VIA 6 15" },
+		{ FX("Evil]\n;x=y", 6, 1, 1, false), "cpu Evil___x_y 6 1" },
 	};
 	char section[64];
 
