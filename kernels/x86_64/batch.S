@@ -36,6 +36,7 @@
 .endm
 
 	.globl	rc4k_x86_ksa8_char
+	.hidden	rc4k_x86_ksa8_char
 	.type	rc4k_x86_ksa8_char, @function
 rc4k_x86_ksa8_char:
 	.cfi_startproc
@@ -137,6 +138,7 @@ rc4k_x86_ksa8_char:
 .endm
 
 	.globl	rc4k_x86_prga4_char
+	.hidden	rc4k_x86_prga4_char
 	.type	rc4k_x86_prga4_char, @function
 rc4k_x86_prga4_char:
 	.cfi_startproc

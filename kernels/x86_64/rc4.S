@@ -102,6 +102,7 @@
 	.type	\name, @function
 	.p2align 4
 \name:
+	.cfi_startproc	/* no stack use: the default CFI unwinds these */
 	movq	%rdx, %r9
 	movq	%rcx, %r10
 	subq	%rdx, %r10
@@ -127,6 +128,7 @@
 .endm
 
 .macro end name
+	.cfi_endproc
 	.size	\name, . - \name
 .endm
 
