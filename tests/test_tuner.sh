@@ -236,18 +236,55 @@ else
 	fail "--speed: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
 
+# checkjson BATCH_KERNEL <FILE: the JSON parses, names the live CPU and a
+# winner among its kernels, and its "batch" member lists the batch kernels
+# of --list (in $tmp/batch) with a winner among them, BATCH_KERNEL if set.
+# A "batch" member is an error when BATCH_KERNEL is "none".
+checkjson() {
+	perl -MJSON::PP -e '
+	local $/; my $j = decode_json(<STDIN>);
+	my ($live, $want, $list) = @ARGV;
+	my %ok = map { $_->{name} => 1 } grep { $_->{status} eq "ok" } @{$j->{kernels}};
+	exit 1 unless $ok{$j->{winner}} && @{$j->{sizes}} == 5 && $j->{rounds} > 0
+	       && $j->{cpu} eq $live;
+	my $b = $j->{batch};
+	exit(defined $b ? 1 : 0) if $want eq "none";
+	my @names = map { $_->{name} } @{$b->{kernels}};
+	my %bok = map { $_->{name} => 1 } grep { $_->{status} eq "ok"
+		&& $_->{keys_per_second} > 0 && $_->{bytes_per_second} > 0
+		&& $_->{ratio} > 0 } @{$b->{kernels}};
+	exit !("@names" eq join(" ", split /\n/, $list) && $bok{$b->{winner}}
+	       && $b->{rounds} > 0 && JSON::PP::is_bool($b->{tie_broken})
+	       && ($want eq "" || $b->{winner} eq $want));' "$live" "$1" "$(cat "$tmp/batch")"
+}
+
+"$RC4TUNE" --list | awk '$3 == "batch:" { print $1 }' >"$tmp/batch"
 "$RC4TUNE" --speed --json $budget >"$tmp/json" 2>"$tmp/err"
 rc=$?
 if ! perl -MJSON::PP -e 1 2>/dev/null; then
 	echo "SKIP: --json check needs perl's JSON::PP"
-elif [ $rc -eq 0 ] && perl -MJSON::PP -e '
-	local $/; my $j = decode_json(<STDIN>);
-	my %ok = map { $_->{name} => 1 } grep { $_->{status} eq "ok" } @{$j->{kernels}};
-	exit !($ok{$j->{winner}} && @{$j->{sizes}} == 5 && $j->{rounds} > 0
-	       && $j->{cpu} eq $ARGV[0]);' "$live" <"$tmp/json"; then
-	ok "--speed --json parses: winner among the kernels, cpu [$live]"
 else
-	fail "--json: rc=$rc"; cat "$tmp/json" "$tmp/err"
+	if [ $rc -eq 0 ] && [ -s "$tmp/batch" ] && checkjson '' <"$tmp/json"; then
+		ok "--speed --json parses: winner among the kernels, cpu [$live], the --list batch kernels and a batch winner"
+	else
+		fail "--json: rc=$rc"; cat "$tmp/json" "$tmp/err"
+	fi
+
+	"$RC4TUNE" --speed --json $budget int-8x char-1x >"$tmp/json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && checkjson none <"$tmp/json"; then
+		ok "--speed --json int-8x char-1x: no batch member (not measured)"
+	else
+		fail "--json with kernels named: rc=$rc"; cat "$tmp/json" "$tmp/err"
+	fi
+
+	tune --json --output "$tmp/json.conf"
+	bk=$(sed -n 's/^batch_kernel = //p' "$tmp/json.conf" 2>/dev/null)
+	if [ $rc -eq 0 ] && [ -n "$bk" ] && checkjson "$bk" <"$tmp/out"; then
+		ok "--generate-conf --json: its batch winner is the file's batch_kernel = $bk"
+	else
+		fail "--generate-conf --json: rc=$rc"; cat "$tmp/out" "$tmp/err"
+	fi
 fi
 
 [ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }

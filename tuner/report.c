@@ -2,6 +2,7 @@
  * `openssl speed`-shaped table, JSON, and the config section text. */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -112,7 +113,56 @@ static const char *status_name(enum kstatus s)
 							    : "failed-selftest";
 }
 
-void report_json(FILE *f, const struct measurement *m, const char *cpu)
+/* The opening of one kernel's object in a "kernels" array (INDENT before
+ * it, a comma unless FIRST); true when the kernel was measured, so its
+ * numbers follow. */
+static bool json_kernel_open(FILE *f, const char *indent, bool first,
+			     const char *name, enum kstatus s)
+{
+	fprintf(f, "%s\n%s{\"name\": \"%s\", \"status\": \"%s\"",
+		first ? "" : ",", indent, name, status_name(s));
+	return s == KERNEL_OK;
+}
+
+/* The numbers every measured kernel, single or batch, ends with. */
+static void json_kernel_score(FILE *f, double keys_per_second, double score,
+			      double ratio)
+{
+	fprintf(f, "\"keys_per_second\": %.6g, \"score\": %.6g, "
+		   "\"ratio\": %.4f",
+		keys_per_second, score, ratio);
+}
+
+/* The batch kernels as the "batch" member: what the config's batch_kernel
+ * was chosen from, so --generate-conf --json says what it wrote. */
+static void json_batch(FILE *f, const struct batch_measurement *bm)
+{
+	fprintf(f, ",\n  \"batch\": {\n    \"rounds\": %d,\n"
+		   "    \"winner\": ",
+		bm->rounds);
+	if (bm->winner < bm->n)
+		fprintf(f, "\"%s\"", bm->br[bm->winner].b->name);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n    \"tie_broken\": %s,\n    \"kernels\": [",
+		bm->tie ? "true" : "false");
+	for (size_t i = 0; i < bm->n; i++) {
+		const struct bresult *r = &bm->br[i];
+
+		if (json_kernel_open(f, "      ", i == 0, r->b->name,
+				     r->status)) {
+			fprintf(f, ", \"bytes_per_second\": %.6g, ",
+				r->rate[BATCH_STREAMS]);
+			json_kernel_score(f, r->rate[BATCH_KEYS], r->score,
+					  r->ratio);
+		}
+		fputc('}', f);
+	}
+	fputs("\n    ]\n  }", f);
+}
+
+void report_json(FILE *f, const struct measurement *m,
+		 const struct batch_measurement *bm, const char *cpu)
 {
 	fprintf(f, "{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
 	if (cpu)
@@ -152,9 +202,8 @@ void report_json(FILE *f, const struct measurement *m, const char *cpu)
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
 
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"status\": \"%s\"",
-			i ? "," : "", r->k->name, status_name(r->status));
-		if (r->status == KERNEL_OK) {
+		if (json_kernel_open(f, "    ", i == 0, r->k->name,
+				     r->status)) {
 			fputs(", \"bytes_per_second\": [", f);
 			for (int c = 0; c < MEASURE_NSIZES; c++)
 				fprintf(f, "%s%.6g", c ? ", " : "", r->rate[c]);
@@ -164,15 +213,17 @@ void report_json(FILE *f, const struct measurement *m, const char *cpu)
 					fprintf(f, "%s%.4g", c ? ", " : "",
 						m->cycle_hz / r->rate[c]);
 			}
-			fprintf(f, "], \"keys_per_second\": %.6g, "
-				   "\"score\": %.6g, \"ratio\": %.4f, "
-				   "\"spread\": %.4f",
-				r->rate[MEASURE_KEYS], r->score, r->ratio,
-				r->spread);
+			fputs("], ", f);
+			json_kernel_score(f, r->rate[MEASURE_KEYS], r->score,
+					  r->ratio);
+			fprintf(f, ", \"spread\": %.4f", r->spread);
 		}
 		fputc('}', f);
 	}
-	fputs("\n  ]\n}\n", f);
+	fputs("\n  ]", f);
+	if (bm != NULL)
+		json_batch(f, bm);
+	fputs("\n}\n", f);
 }
 
 void report_section(FILE *f, const char *cpu, const struct measurement *m,

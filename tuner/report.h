@@ -20,9 +20,11 @@ void report_progress_end(void);
  * PREFIX. */
 void report_table(FILE *f, const char *prefix, const struct measurement *m);
 
-/* The same as one JSON object.  CPU is the config section name of this CPU,
- * or NULL when it could not be identified. */
-void report_json(FILE *f, const struct measurement *m, const char *cpu);
+/* The same as one JSON object, with a "batch" member for BM (NULL: the
+ * batch kernels were not measured, no member).  CPU is the config section
+ * name of this CPU, or NULL when it could not be identified. */
+void report_json(FILE *f, const struct measurement *m,
+		 const struct batch_measurement *bm, const char *cpu);
 
 /* The config section for CPU: its header line, comment lines (date,
  * version, workload, table, confidence), the batch kernels' table and

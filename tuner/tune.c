@@ -46,11 +46,13 @@ measure_batch(const struct tune_opts *o, struct batch_measurement *bm)
 	return bm;
 }
 
+/* BM: the batch kernels for the JSON (NULL: not measured); the table
+ * leaves them to the caller. */
 static void report(const struct tune_opts *o, const struct measurement *m,
-		   const char *cpu)
+		   const struct batch_measurement *bm, const char *cpu)
 {
 	if (o->json)
-		report_json(stdout, m, cpu);
+		report_json(stdout, m, bm, cpu);
 	else
 		report_table(stdout, "", m);
 }
@@ -108,7 +110,7 @@ int tune_speed(const struct tune_opts *o)
 	if (measure(o, &m, name ? &cpu : NULL) == 0) {
 		const struct batch_measurement *b = measure_batch(o, &bm);
 		if (!o->quiet)
-			report(o, &m, name);
+			report(o, &m, b, name);
 		if (!o->quiet && !o->json && b != NULL) {
 			printf("\n");
 			batch_report(stdout, "", b, false);
@@ -162,7 +164,7 @@ int tune_generate_conf(const struct tune_opts *o)
 	/* With --output -, stdout is the config: its comments carry the
 	 * table. */
 	if (!o->quiet && !to_stdout)
-		report(o, &m, section);
+		report(o, &m, b, section);
 	const char *kernel = m.kr[m.winner].k->name;
 	int r = confwrite(path, section, text) == 0 ? EXIT_SUCCESS
 						     : EXIT_FAILURE;
