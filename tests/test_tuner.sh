@@ -147,6 +147,100 @@ else
 	fail "long line: rc=$rc"; cat "$tmp/err"
 fi
 
+# --- the old file's mode and owner stay; group/other write goes -------
+# (write by group or others would make the library ignore the file)
+printf '[default]\nkernel = int-8x\n' >"$tmp/mode.conf"
+chmod 660 "$tmp/mode.conf"
+[ "$(id -u)" -ne 0 ] || chown 65534:65534 "$tmp/mode.conf"
+owner=$(stat -c %u:%g "$tmp/mode.conf")
+tune --output "$tmp/mode.conf"
+if [ $rc -eq 0 ] && [ "$(stat -c %a "$tmp/mode.conf")" = 640 ] &&
+   [ "$(stat -c %u:%g "$tmp/mode.conf")" = "$owner" ] &&
+   grep -q "^\[$live\]" "$tmp/mode.conf" &&
+   grep -q "$tmp/mode.conf: mode 0660 becomes 0640" "$tmp/err"; then
+	ok "old file: mode 0660 kept as 0640 (warned), owner $owner kept"
+else
+	fail "mode/owner: rc=$rc, $(stat -c '%a %u:%g' "$tmp/mode.conf")"
+	cat "$tmp/err"
+fi
+
+# --- a dangling symlink chain: the file at its end is created -----------
+# etc/rc4tune.conf -> current.conf -> ../fleet/shared.conf (missing), each
+# relative to its link's directory; the links stay links.
+mkdir "$tmp/etc" "$tmp/fleet"
+ln -s current.conf "$tmp/etc/rc4tune.conf"
+ln -s ../fleet/shared.conf "$tmp/etc/current.conf"
+links_kept() {
+	[ -L "$tmp/etc/rc4tune.conf" ] && [ -L "$tmp/etc/current.conf" ] &&
+	[ "$(readlink "$tmp/etc/current.conf")" = ../fleet/shared.conf ] &&
+	[ "$(ls -A "$tmp/fleet")" = shared.conf ] &&
+	[ "$(grep -c "^\[$live\]" "$tmp/fleet/shared.conf")" -eq 1 ]
+}
+tune --output "$tmp/etc/rc4tune.conf"
+if [ $rc -eq 0 ] && links_kept &&
+   [ "$(stat -c %a "$tmp/fleet/shared.conf")" = 644 ]; then
+	tune --output "$tmp/etc/rc4tune.conf" # now to an existing file
+	if [ $rc -eq 0 ] && links_kept; then
+		ok "dangling symlink chain: target created, then replaced; links kept"
+	else
+		fail "symlink to an existing file: rc=$rc"; cat "$tmp/err"
+	fi
+else
+	fail "dangling symlink: rc=$rc"; ls -l "$tmp/etc" "$tmp/fleet"
+	cat "$tmp/err"
+fi
+
+# --- a FIFO: refused at once without a reader, written with one ---------
+mkfifo "$tmp/fifo"
+timeout 20 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "$tmp/fifo: a FIFO with no reader" "$tmp/err" &&
+   [ -p "$tmp/fifo" ]; then
+	ok "FIFO without a reader: $(cat "$tmp/err")"
+else
+	fail "FIFO without a reader: rc=$rc (124: it hung)"; cat "$tmp/err"
+fi
+# Read-write, so that this open neither waits nor sees an end of file.
+exec 3<>"$tmp/fifo"
+timeout 20 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(timeout 5 head -n 1 <&3)" = "[$live]" ]; then
+	ok "FIFO with a reader: the section"
+else
+	fail "FIFO with a reader: rc=$rc"; cat "$tmp/err"
+fi
+exec 3<&-
+
+# --- the directory cannot be synced after the rename: warning, success --
+# Opening the directory to fsync it needs read permission, which a
+# write-and-search-only directory refuses (to anyone but root).
+mkdir "$tmp/wx"
+as_other=
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 "$tmp/wx"
+	chmod 711 "$tmp"
+	as_other='setpriv --reuid=65534 --regid=65534 --clear-groups'
+fi
+chmod 333 "$tmp/wx"
+if ! $as_other "$RC4TUNE" --version >/dev/null 2>&1; then
+	echo "SKIP: directory sync failure (cannot run rc4tune as uid 65534)"
+else
+	$as_other "$RC4TUNE" --generate-conf $budget --quiet \
+		--output "$tmp/wx/rc4tune.conf" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] &&
+	   grep -q "syncing its directory $tmp/wx failed: Permission denied" "$tmp/err" &&
+	   grep -q "^\[$live\]" "$tmp/wx/rc4tune.conf"; then
+		ok "directory sync fails after the rename: warning, exit 0"
+	else
+		fail "directory sync failure: rc=$rc"; cat "$tmp/err"
+	fi
+fi
+chmod 755 "$tmp/wx"
+chmod 700 "$tmp"
+
 # --- errors: exit 1, the path and the reason; nothing half-written ------
 tune --output "$tmp/no/such/dir/rc4tune.conf"
 if [ $rc -eq 1 ] && grep -q "$tmp/no/such/dir/rc4tune.conf" "$tmp/err" &&

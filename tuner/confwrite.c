@@ -208,12 +208,16 @@ static char *read_all(int fd, size_t *len)
 
 /* Replace TARGET by LEN bytes of DATA: a temporary file in the same
  * directory (so rename is atomic), fsync, rename, fsync the directory so
- * the rename itself survives a crash.  PATH is what the user named. */
+ * the rename itself survives a crash.  PATH is what the user named; OLD is
+ * the file replaced, NULL if there is none.  The new file keeps OLD's mode
+ * and, as root, its owner: an admin's 0600 or a root:adm file stays so. */
 static int replace_atomically(const char *path, const char *target,
-			      const char *data, size_t len)
+			      const char *data, size_t len,
+			      const struct stat *old)
 {
 	const char *slash = strrchr(target, '/');
 	char dir[PATH_MAX], tmp[PATH_MAX];
+	mode_t mode = 0644;
 
 	if (slash == NULL)
 		strcpy(dir, ".");
@@ -224,6 +228,17 @@ static int replace_atomically(const char *path, const char *target,
 	if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir,
 		     slash ? slash + 1 : target) >= (int)sizeof tmp)
 		return fail(path, NULL, ENAMETOOLONG);
+	if (old != NULL) {
+		mode = old->st_mode & 07777 & ~(mode_t)(S_IWGRP | S_IWOTH);
+		/* The library ignores a file others could write (they could
+		 * pick our kernel), so keeping those bits would waste it. */
+		if (mode != (old->st_mode & 07777))
+			fprintf(stderr, "rc4tune: warning: %s: mode %04o "
+					"becomes %04o: the library refuses a "
+					"file writable by group or others\n",
+				path, (unsigned)(old->st_mode & 07777),
+				(unsigned)mode);
+	}
 
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
@@ -235,7 +250,13 @@ static int replace_atomically(const char *path, const char *target,
 		return fail(path, what, err);
 	}
 	const char *step = NULL;
-	if (fchmod(fd, 0644) != 0)
+	/* Owner before mode: chown clears set-user/group-ID bits.  Only
+	 * root may give a file away: run by anyone else, the new file is
+	 * the runner's. */
+	if (old != NULL && geteuid() == 0 &&
+	    fchown(fd, old->st_uid, old->st_gid) != 0)
+		step = "chown";
+	else if (fchmod(fd, mode) != 0)
 		step = "chmod";
 	else if (write_all(fd, data, len) != 0)
 		step = "write";
@@ -255,29 +276,51 @@ static int replace_atomically(const char *path, const char *target,
 		return fail(path, step, err);
 	}
 
+	/* The new file is in place from here on: a failure only means the
+	 * rename might not survive a crash, so warn and succeed (confwrite
+	 * promises an untouched old file when it fails). */
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* Some file systems cannot sync a directory (EINVAL): nothing to do. */
 	if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
 		err = errno;
-		if (dfd >= 0)
-			close(dfd);
-		fprintf(stderr, "rc4tune: %s written, but syncing %s failed: "
-				"%s\n",
+		fprintf(stderr, "rc4tune: warning: %s written, but syncing its "
+				"directory %s failed: %s; a crash soon may undo "
+				"the change\n",
 			path, dir, strerror(err));
-		return -1;
 	}
-	close(dfd);
+	if (dfd >= 0)
+		close(dfd);
 	return 0;
 }
 
-/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is. */
-static int write_direct(const char *path, const char *text)
+/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is.
+ * FIFO says PATH is one: without a reader, opening it would wait forever
+ * (a postinst would hang), so O_NONBLOCK makes that ENXIO, an error. */
+static int write_direct(const char *path, const char *text, bool fifo)
 {
-	int fd = strcmp(path, "-") == 0 ? dup(STDOUT_FILENO)
-					: open(path, O_WRONLY | O_CLOEXEC);
+	bool to_stdout = strcmp(path, "-") == 0;
+	int fd = to_stdout ? dup(STDOUT_FILENO)
+			   : open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
+						O_CLOEXEC);
 
+	if (fd < 0 && errno == ENXIO && fifo) {
+		fprintf(stderr, "rc4tune: cannot write %s: a FIFO with no "
+				"reader\n",
+			path);
+		return -1;
+	}
 	if (fd < 0)
 		return fail(path, "open", errno);
+	/* Blocking again for the writes: a reader slower than us is no
+	 * error.  Not on "-": that file description is our stdout's. */
+	int flags = to_stdout ? 0 : fcntl(fd, F_GETFL);
+	if (!to_stdout &&
+	    (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
+		int err = errno;
+
+		close(fd);
+		return fail(path, "fcntl", err);
+	}
 	fflush(stdout); /* whatever stdout holds goes first */
 	if (write_all(fd, text, strlen(text)) != 0) {
 		int err = errno;
@@ -290,20 +333,69 @@ static int write_direct(const char *path, const char *text)
 	return 0;
 }
 
+/* Where writing PATH should go, in TARGET (PATH_MAX bytes): PATH, or for
+ * a symlink the file at the end of its chain, existing or not, so that the
+ * link stays a link (e.g. /etc/rc4tune.conf -> a shared fleet file not yet
+ * created).  A relative link is relative to the link's directory.  Returns
+ * 0, or -1 with errno set (ELOOP past 40 links, Linux's own limit). */
+static int resolve_target(const char *path, char *target)
+{
+	struct stat st;
+	char link[PATH_MAX];
+
+	if (strlen(path) >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(target, path);
+	for (int hops = 0;; hops++) {
+		if (lstat(target, &st) != 0)
+			return 0; /* missing: created; else open says why */
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		if (hops == 40) {
+			errno = ELOOP;
+			return -1;
+		}
+		ssize_t n = readlink(target, link, sizeof link);
+		if (n < 0)
+			return -1;
+		if (n == (ssize_t)sizeof link) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		link[n] = '\0';
+		char *slash = strrchr(target, '/');
+		if (link[0] == '/' || slash == NULL) {
+			strcpy(target, link);
+		} else {
+			/* Keep "dir/" and put the link's text after it. */
+			size_t keep = (size_t)(slash - target) + 1;
+			if (keep + (size_t)n >= PATH_MAX) {
+				errno = ENAMETOOLONG;
+				return -1;
+			}
+			memcpy(target + keep, link, (size_t)n + 1);
+		}
+	}
+}
+
 int confwrite(const char *path, const char *section, const char *text)
 {
-	char *old = NULL, *merged, resolved[PATH_MAX];
-	const char *target = path;
+	char *old = NULL, *merged, target[PATH_MAX];
 	size_t len = 0, outlen;
 	struct stat st;
 
 	if (strcmp(path, "-") == 0)
-		return write_direct(path, text);
+		return write_direct(path, text, false);
+	if (resolve_target(path, target) != 0)
+		return fail(path, "resolve the symlink", errno);
 	/* O_NONBLOCK: opening a pipe must not wait for a writer. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(target, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && errno != ENOENT)
 		return fail(path, "cannot read it", errno);
-	if (fd >= 0) {
+	bool old_exists = fd >= 0;
+	if (old_exists) {
 		if (fstat(fd, &st) != 0) {
 			int err = errno;
 
@@ -315,24 +407,16 @@ int confwrite(const char *path, const char *section, const char *text)
 			return fail(path, NULL, EISDIR);
 		}
 		if (!S_ISREG(st.st_mode)) {
+			/* Closed first: our read end would count as the
+			 * FIFO's reader. */
 			close(fd);
-			return write_direct(path, text);
+			return write_direct(path, text, S_ISFIFO(st.st_mode));
 		}
 		old = read_all(fd, &len);
 		int err = errno;
 		close(fd);
 		if (old == NULL)
 			return fail(path, "cannot read it", err);
-		/* Through a symlink, replace the file it points to, not the
-		 * link (e.g. /etc/rc4tune.conf -> a shared fleet file). */
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-			if (realpath(path, resolved) == NULL) {
-				err = errno;
-				free(old);
-				return fail(path, "resolve the symlink", err);
-			}
-			target = resolved;
-		}
 	}
 
 	merged = confwrite_merge(old ? old : "", len, section, text, path,
@@ -340,7 +424,8 @@ int confwrite(const char *path, const char *section, const char *text)
 	free(old);
 	if (merged == NULL)
 		return fail(path, NULL, ENOMEM);
-	int r = replace_atomically(path, target, merged, outlen);
+	int r = replace_atomically(path, target, merged, outlen,
+				   old_exists ? &st : NULL);
 	free(merged);
 	return r;
 }

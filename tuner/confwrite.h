@@ -12,8 +12,13 @@
  * A section header indented right after a removed section loses its
  * indent (after a key line inih would read it as part of that value).
  * A regular file is replaced atomically (temporary file in its directory,
- * fsync, rename, fsync of the directory), mode 0644.  "-" or a file that is
- * not a regular one (a device, a pipe) gets TEXT alone, written directly.
+ * fsync, rename, fsync of the directory); it keeps its mode less group and
+ * other write (with a warning), and as root its owner; a new file is 0644.
+ * A symlink chain is followed to its end, even to a file not there yet:
+ * that file is written and the links stay.  "-" or a file that is not a
+ * regular one (a device, a pipe) gets TEXT alone, written directly; a FIFO
+ * with no reader is an error, not a wait.  A failed fsync of the directory
+ * after the rename is a warning: the new file is in place.
  * Returns 0, or -1 after printing the path and the reason on stderr; the
  * old file is then untouched. */
 int confwrite(const char *path, const char *section, const char *text);
