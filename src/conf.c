@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,34 +172,15 @@ struct reader {
 	const char *section;   /* this CPU's, or NULL */
 	struct rc4_conf *conf;
 	const struct rc4_conf_hooks *hooks;
-	bool started;          /* current is the section of the last key */
-	char current[SECTION_MAX + 1];
+	bool checking;         /* hooks->note is set: --check-conf */
+	/* Check mode: the sections in order of first appearance, and an
+	 * open-addressing table of their indices + 1 (0: free) with twice
+	 * as many slots.  A 256 KiB file holds up to 65536 headers: a list
+	 * grown one entry at a time and searched linearly is quadratic. */
 	struct seen *seen;
-	size_t nseen, cur;
+	size_t nseen, cap, *index;
+	size_t cur; /* seen[cur]: the last header's section, if nseen > 0 */
 };
-
-/* inih's reader: one line a call, counted. */
-static char *next_line(char *str, int num, void *stream)
-{
-	struct reader *r = stream;
-
-	if (r->pos >= r->end)
-		return NULL;
-	const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
-	size_t n = nl != NULL ? (size_t)(nl + 1 - r->pos)
-			      : (size_t)(r->end - r->pos);
-	/* Only if the program changed Debian's ini_max_line: stop rather
-	 * than split the line. */
-	if (n >= (size_t)num) {
-		r->cut = true;
-		return NULL;
-	}
-	memcpy(str, r->pos, n);
-	str[n] = '\0';
-	r->pos += n;
-	r->line++;
-	return str;
-}
 
 static void note(struct reader *r, bool error, const char *fmt, ...)
 {
@@ -209,6 +191,18 @@ static void note(struct reader *r, bool error, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	r->hooks->note(r->hooks->arg, r->line, error, msg);
+}
+
+/* S's first N bytes without blanks at either end, into OUT. */
+static void trim(char out[SECTION_MAX + 1], const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	snprintf(out, SECTION_MAX + 1, "%.*s", (int)n, s);
 }
 
 /* "cpu VENDOR FAMILY MODEL": single spaces, decimal numbers without
@@ -233,14 +227,55 @@ static bool cpu_section_ok(const char *s)
 	return *s == '\0';
 }
 
-/* Check mode: what kind of section the keys now come from, and whether it
- * appeared before. */
+/* FNV-1a: section names are short and few collide. */
+static size_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* NAME's slot in the index: its entry's, or the free one to fill. */
+static size_t *slot_of(struct reader *r, const char *name)
+{
+	size_t mask = 2 * r->cap - 1; /* cap is a power of two */
+
+	for (size_t i = hash(name) & mask;; i = (i + 1) & mask)
+		if (r->index[i] == 0 ||
+		    strcmp(r->seen[r->index[i] - 1].name, name) == 0)
+			return &r->index[i];
+}
+
+/* Room for one more section: the list doubles, the index is rebuilt at
+ * twice its size, so that it stays at most half full. */
+static bool room(struct reader *r)
+{
+	if (r->nseen < r->cap)
+		return true;
+	size_t cap = r->cap != 0 ? 2 * r->cap : 16;
+	struct seen *seen = realloc(r->seen, cap * sizeof *seen);
+	if (seen == NULL)
+		return false;
+	r->seen = seen;
+	size_t *index = calloc(2 * cap, sizeof *index);
+	if (index == NULL)
+		return false;
+	free(r->index);
+	r->index = index;
+	r->cap = cap;
+	for (size_t i = 0; i < r->nseen; i++)
+		*slot_of(r, r->seen[i].name) = i + 1;
+	return true;
+}
+
+/* Check mode: the section SEC that a header starts, what kind it is and
+ * whether it appeared before. */
 static void enter_section(struct reader *r, const char *sec)
 {
-	if (*sec == '\0')
-		note(r, false, "key outside any section: ignored");
-	else if (strncasecmp(sec, "cpu", 3) == 0 &&
-		 (sec[3] == '\0' || isspace((unsigned char)sec[3]))) {
+	if (strncasecmp(sec, "cpu", 3) == 0 &&
+	    (sec[3] == '\0' || isspace((unsigned char)sec[3]))) {
 		if (!cpu_section_ok(sec))
 			note(r, true,
 			     "malformed section [%s]: want [cpu VENDOR FAMILY "
@@ -249,25 +284,76 @@ static void enter_section(struct reader *r, const char *sec)
 	} else if (strcmp(sec, "default") != 0)
 		note(r, false, "unknown section [%s]: ignored", sec);
 
-	for (r->cur = 0; r->cur < r->nseen; r->cur++)
-		if (strcmp(r->seen[r->cur].name, sec) == 0) {
-			note(r, false,
-			     "section [%s] repeated (first keys at line %d): "
-			     "the keys merge, the last kernel wins",
-			     sec, r->seen[r->cur].line);
-			return;
-		}
-	struct seen *more = realloc(r->seen, (r->nseen + 1) * sizeof *more);
-	if (more == NULL) {
+	if (!room(r)) {
 		r->oom = true;
 		return;
 	}
-	r->seen = more;
+	size_t *slot = slot_of(r, sec);
+	if (*slot != 0) {
+		r->cur = *slot - 1;
+		note(r, false,
+		     "section [%s] repeated (first at line %d): the keys "
+		     "merge, the last kernel wins",
+		     sec, r->seen[r->cur].line);
+		return;
+	}
 	r->cur = r->nseen++;
+	*slot = r->nseen;
 	snprintf(r->seen[r->cur].name, sizeof r->seen[r->cur].name, "%s", sec);
 	r->seen[r->cur].line = r->line;
 	r->seen[r->cur].kernel_line = 0;
 	r->seen[r->cur].batch_line = 0;
+}
+
+/* Check mode: LINE, if inih reads it as a section header: after blanks
+ * (and a UTF-8 BOM on line 1), '[' up to the first ']', unless a ';'
+ * after a blank starts a comment before it (then inih reports the line). */
+static void header(struct reader *r, const char *line)
+{
+	if (r->line == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+		line += 3;
+	while (isspace((unsigned char)*line))
+		line++;
+	if (*line++ != '[')
+		return;
+	const char *end = line;
+	while (*end != '\0' && *end != ']' &&
+	       !(*end == ';' && end > line && isspace((unsigned char)end[-1])))
+		end++;
+	if (*end != ']')
+		return;
+	char sec[SECTION_MAX + 1];
+	trim(sec, line, (size_t)(end - line));
+	enter_section(r, sec);
+}
+
+/* inih's reader: one line a call, counted. */
+static char *next_line(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+
+	if (r->pos >= r->end || r->oom)
+		return NULL;
+	const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+	size_t n = nl != NULL ? (size_t)(nl + 1 - r->pos)
+			      : (size_t)(r->end - r->pos);
+	/* Only if the program changed Debian's ini_max_line: stop rather
+	 * than split the line. */
+	if (n >= (size_t)num) {
+		r->cut = true;
+		return NULL;
+	}
+	memcpy(str, r->pos, n);
+	str[n] = '\0';
+	r->pos += n;
+	r->line++;
+	/* Headers are checked here, at their own line: inih tells the
+	 * handler of a section only with its first key (Debian does not
+	 * build it with INI_CALL_HANDLER_ON_NEW_SECTION), so a section
+	 * without keys would go unseen. */
+	if (r->checking)
+		header(r, str);
+	return str;
 }
 
 /* inih's handler, for every key = value. */
@@ -275,27 +361,15 @@ static int on_entry(void *user, const char *section, const char *name,
 		    const char *value)
 {
 	struct reader *r = user;
-	bool checking = r->hooks != NULL && r->hooks->note != NULL;
 	char sec[SECTION_MAX + 1];
 
-	while (isspace((unsigned char)*section))
-		section++;
-	size_t n = strlen(section);
-	while (n > 0 && isspace((unsigned char)section[n - 1]))
-		n--;
-	snprintf(sec, sizeof sec, "%.*s", (int)n, section);
-
-	if (!r->started || strcmp(sec, r->current) != 0) {
-		r->started = true;
-		snprintf(r->current, sizeof r->current, "%s", sec);
-		if (checking)
-			enter_section(r, sec);
-		if (r->oom)
-			return 0;
-	}
+	trim(sec, section, strlen(section));
+	/* inih gives keys before the first header the section "" */
+	if (r->checking && r->nseen == 0)
+		note(r, false, "key outside any section: ignored");
 	bool batch = strcmp(name, "batch_kernel") == 0;
 	if (!batch && strcmp(name, "kernel") != 0) {
-		if (checking)
+		if (r->checking)
 			note(r, false, "unknown key \"%s\" in [%s]: ignored",
 			     name, sec);
 		return 1;
@@ -305,7 +379,7 @@ static int on_entry(void *user, const char *section, const char *name,
 		hook = batch ? r->hooks->batch_kernel : r->hooks->kernel;
 	if (hook != NULL)
 		hook(r->hooks->arg, r->line, sec, value);
-	if (checking) {
+	if (r->checking && r->nseen > 0) {
 		int *seen_line = batch ? &r->seen[r->cur].batch_line
 				       : &r->seen[r->cur].kernel_line;
 		if (*seen_line != 0)
@@ -364,7 +438,8 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		return -1;
 	}
 	struct reader r = { .pos = buf, .end = buf + len, .section = section,
-			    .conf = conf, .hooks = hooks };
+			    .conf = conf, .hooks = hooks,
+			    .checking = hooks != NULL && hooks->note != NULL };
 	int err = ini_parse_stream(next_line, &r, on_entry, &r);
 	if (r.oom) {
 		snprintf(why, whysize, "out of memory");
@@ -383,6 +458,7 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		memset(conf, 0, sizeof *conf); /* never half-trusted */
 		conf->bad_line = bad;
 	}
+	free(r.index);
 	free(r.seen);
 	free(buf);
 	return rc;

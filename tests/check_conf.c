@@ -322,15 +322,78 @@ START_TEST(test_hooks)
 	heard(&h, 0, 1, false, "outside any section");
 	heard(&h, 1, 1, false, "unknown key \"orphan\"");
 	heard(&h, 2, 4, false, "unknown key \"colour\"");
-	heard(&h, 3, 6, true, "malformed section [cpu GenuineIntel six 207]");
-	heard(&h, 4, 8, false, "unknown section [future]");
-	heard(&h, 5, 10, false, "section [default] repeated");
+	/* at the header's line, not its first key's */
+	heard(&h, 3, 5, true, "malformed section [cpu GenuineIntel six 207]");
+	heard(&h, 4, 7, false, "unknown section [future]");
+	heard(&h, 5, 9, false, "section [default] repeated (first at line 2)");
 	heard(&h, 6, 10, false, "kernel set again in [default]");
 	ck_assert_int_eq(h.n, 7);
 	ck_assert_int_eq(h.nkernels, 4);
 	ck_assert_int_eq(h.kernels[0], 3);
 	ck_assert_int_eq(h.kernels[3], 10);
 	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "int-8x");
+}
+END_TEST
+
+/* Sections without keys are checked too: inih only tells of a section
+ * with its first key. */
+START_TEST(test_headers_without_keys)
+{
+	struct heard h = { 0 };
+	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h, NULL };
+
+	static const char text[] = "[default]\n"                 /* 1 */
+				   "[cpu AuthenticAMD 025 17]\n" /* 2 */
+				   "; [commented]\n"            /* 3 */
+				   "  [ foo ]  ; why\n"         /* 4 */
+				   "[default]\n";               /* 5 */
+
+	put(text, sizeof text - 1);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
+				       sizeof why),
+			 0);
+	heard(&h, 0, 2, true, "malformed section [cpu AuthenticAMD 025 17]");
+	heard(&h, 1, 4, false, "unknown section [foo]");
+	heard(&h, 2, 5, false, "section [default] repeated (first at line 1)");
+	ck_assert_int_eq(h.n, 3);
+	ck_assert_int_eq(h.nkernels, 0);
+}
+END_TEST
+
+/* As many sections as fit in a file, none with a key, each repeated
+ * once: every header is tracked, through a hash table (a linear search a
+ * header took seconds for such a file under sanitizers). */
+static void count_repeats(void *arg, int line, bool error, const char *msg)
+{
+	int *repeats = arg;
+
+	(void)line;
+	(void)error;
+	if (strstr(msg, "repeated") != NULL)
+		++*repeats;
+}
+
+START_TEST(test_many_sections)
+{
+	enum { N = 18000 }; /* "[4650]\n" at most, twice: within 256 KiB */
+	size_t size = RC4_CONF_MAX_SIZE, len = 0;
+	char *text = malloc(size);
+	int repeats = 0;
+	struct rc4_conf_hooks hooks = { NULL, count_repeats, &repeats, NULL };
+
+	ck_assert_ptr_nonnull(text);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < N; i++) {
+			int n = snprintf(text + len, size - len, "[%x]\n", i);
+			ck_assert_int_lt(n, (int)(size - len));
+			len += (size_t)n;
+		}
+	put(text, len);
+	free(text);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
+				       sizeof why),
+			 0);
+	ck_assert_int_eq(repeats, N);
 }
 END_TEST
 
@@ -362,6 +425,8 @@ int main(void)
 	tcase_add_test(tc, test_not_regular);
 	tcase_add_test(tc, test_permissions);
 	tcase_add_test(tc, test_hooks);
+	tcase_add_test(tc, test_headers_without_keys);
+	tcase_add_test(tc, test_many_sections);
 	tcase_add_test(tc, test_path);
 	suite_add_tcase(s, tc);
 	return test_run(s);

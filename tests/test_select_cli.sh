@@ -123,7 +123,8 @@ printf '[default]\nkernel = no-such\ncolour = red\n[cpu x]\nkernel = int-8x\n' \
 expect "--check-conf FILE: errors" 1 "$RC4TUNE" --check-conf "$tmp/bad.conf"
 has "$tmp/err" "bad.conf:2: error: unknown kernel \"no-such\"" "unknown kernel"
 has "$tmp/err" "bad.conf:3: warning: unknown key \"colour\"" "unknown key"
-has "$tmp/err" "bad.conf:5: error: malformed section \[cpu x\]" "bad section"
+has "$tmp/err" "bad.conf:4: error: malformed section \[cpu x\]" \
+	"bad section, at its header"
 
 { printf '[default]\nkernel = int-8x ; '; printf '%0250d\n' 0; } >"$tmp/long.conf"
 expect "--check-conf=FILE: a long line" 1 \
@@ -136,6 +137,19 @@ expect "--check-conf: a FIFO, without blocking" 1 \
 	timeout 10 "$RC4TUNE" --check-conf "$tmp/fifo"
 has "$tmp/err" "a FIFO, not a regular file" "FIFO named"
 expect "--check-conf: a missing file" 1 "$RC4TUNE" --check-conf "$tmp/none"
+
+# Sections are checked at their headers, with keys or without.
+printf '[cpu AuthenticAMD 025 17]\n[foo]\n[default]\n[default]\n' \
+	>"$tmp/headers.conf"
+expect "--check-conf: sections without keys" 1 \
+	"$RC4TUNE" --check-conf "$tmp/headers.conf"
+has "$tmp/err" "headers.conf:1: error: malformed section \[cpu AuthenticAMD 025 17\]" \
+	"malformed [cpu ...] without keys, at its line"
+has "$tmp/err" "headers.conf:2: warning: unknown section \[foo\]" \
+	"unknown section without keys"
+has "$tmp/err" "headers.conf:4: warning: section \[default\] repeated" \
+	"repeated section without keys"
+has "$tmp/out" "not OK (1 error, 2 warnings)" "sections without keys: summary"
 
 # --- the tuner's file, then used by the library -------------------------
 rm -f "$RC4TUNE_CONF"
