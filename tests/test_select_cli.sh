@@ -137,6 +137,7 @@ expect "--check-conf: a FIFO, without blocking" 1 \
 	timeout 10 "$RC4TUNE" --check-conf "$tmp/fifo"
 has "$tmp/err" "a FIFO, not a regular file" "FIFO named"
 expect "--check-conf: a missing file" 1 "$RC4TUNE" --check-conf "$tmp/none"
+has "$tmp/err" "none: no such file" "missing FILE named"
 
 # Sections are checked at their headers, with keys or without.
 printf '[cpu AuthenticAMD 025 17]\n[foo]\n[default]\n[default]\n' \
@@ -153,6 +154,10 @@ has "$tmp/out" "not OK (1 error, 2 warnings)" "sections without keys: summary"
 
 # --- the tuner's file, then used by the library -------------------------
 rm -f "$RC4TUNE_CONF"
+# Not tuned yet: no config is not an error, the built-in rules apply.
+expect "--check-conf: no config (the library's file)" 0 "$RC4TUNE" --check-conf
+has "$tmp/out" "^$RC4TUNE_CONF: no such file; without a config the library uses its built-in CPU rules" \
+	"no config: said, on stdout"
 expect "--generate-conf" 0 "$RC4TUNE" --generate-conf --output "$RC4TUNE_CONF" \
 	--budget 0.5 --quiet
 tuned=$(awk -v h="[$live]" '$0 == h { p = 1 } p && /^kernel = / { print $3; exit }' \

@@ -139,9 +139,16 @@ int explain_check_conf(const char *file)
 		rc4_cpu_section(&cpu, c.section, sizeof c.section);
 	int rc = rc4_conf_read(c.path, c.section[0] ? c.section : NULL, &conf,
 			       &hooks, why, sizeof why);
-	if (rc > 0) {
+	if (rc > 0 && file != NULL) {
 		fprintf(stderr, "rc4tune: %s: no such file\n", c.path);
 		return EXIT_FAILURE;
+	}
+	if (rc > 0) {
+		/* a machine not tuned yet: normal, as for the library */
+		printf("%s: no such file; without a config the library "
+		       "uses its built-in CPU rules\n",
+		       c.path);
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
 	if (rc < 0) {
 		/* as check_note does, with no line when the file is at fault */
