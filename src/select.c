@@ -151,6 +151,28 @@ static const struct rc4k *candidate(const struct rc4_select_in *in,
 	return NULL;
 }
 
+/* Read the config for SECTION (NULL: the CPU is not identified) and say
+ * on the trail, after PREFIX, whether it is used, or why not: both
+ * selections tell the same. */
+static int read_conf(const struct rc4_select_in *in, const char *section,
+		     struct rc4_conf *conf, struct trail *t, const char *prefix)
+{
+	char why[512];
+	int rc = rc4_conf_read(in->conf, section, conf, NULL, why, sizeof why);
+
+	if (rc > 0)
+		say(t, "%sconfig %s: no such file", prefix, in->conf);
+	else if (rc < 0 && conf->bad_line != 0)
+		say(t, "%sconfig %s: whole file ignored: line %d: %s", prefix,
+		    in->conf, conf->bad_line, why);
+	else if (rc < 0)
+		say(t, "%sconfig %s: whole file ignored: %s", prefix, in->conf,
+		    why);
+	else
+		say(t, "%sconfig %s: read", prefix, in->conf);
+	return rc;
+}
+
 const struct rc4k *rc4_select(const struct rc4_select_in *in, char *buf,
 			      size_t size)
 {
@@ -161,7 +183,7 @@ const struct rc4k *rc4_select(const struct rc4_select_in *in, char *buf,
 	struct trail t = { buf, size, 0 };
 	const struct rc4k *k;
 	struct rc4_conf conf;
-	char section[64], step[64 + 32], why[512];
+	char section[64], step[64 + 32];
 	const char *rule, *name;
 
 	if (buf != NULL && size > 0)
@@ -180,17 +202,7 @@ const struct rc4k *rc4_select(const struct rc4_select_in *in, char *buf,
 		say(&t, "cpu: not identified (%s)", in->cpu_why);
 	}
 
-	int rc = rc4_conf_read(in->conf, in->cpu ? section : NULL, &conf,
-			       NULL, why, sizeof why);
-	if (rc > 0)
-		say(&t, "config %s: no such file", in->conf);
-	else if (rc < 0 && conf.bad_line != 0)
-		say(&t, "config %s: whole file ignored: line %d: %s", in->conf,
-		    conf.bad_line, why);
-	else if (rc < 0)
-		say(&t, "config %s: whole file ignored: %s", in->conf, why);
-	else
-		say(&t, "config %s: read", in->conf);
+	int rc = read_conf(in, in->cpu ? section : NULL, &conf, &t, "");
 	for (int s = RC4_CONF_CPU; rc == 0 && s <= RC4_CONF_DEFAULT; s++) {
 		const char *sec = s == RC4_CONF_CPU ? section : "default";
 		if (s == RC4_CONF_CPU && in->cpu == NULL) {
@@ -351,17 +363,14 @@ const struct rc4k_batch *rc4_select_batch(const struct rc4_select_in *in,
 {
 	struct trail t = { buf, size, 0 };
 	struct rc4_conf conf;
-	char section[64], why[512];
+	char section[64];
 	const struct rc4k_batch *b;
 
 	if (buf != NULL && size > 0)
 		buf[0] = '\0';
 	if (in->cpu != NULL)
 		rc4_cpu_section(in->cpu, section, sizeof section);
-	if (rc4_conf_read(in->conf, in->cpu ? section : NULL, &conf, NULL, why,
-			  sizeof why) != 0)
-		say(&t, "batch: config %s not used", in->conf);
-	else
+	if (read_conf(in, in->cpu ? section : NULL, &conf, &t, "batch: ") == 0)
 		for (int s = RC4_CONF_CPU; s <= RC4_CONF_DEFAULT; s++) {
 			const char *sec = s == RC4_CONF_CPU ? section
 							    : "default";

@@ -319,6 +319,16 @@ static void write_conf(const char *path, const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+/* TRAIL has the line "batch: config PATH: WHAT". */
+static void said_conf(const char *trail, const char *path, const char *what)
+{
+	char line[256];
+
+	snprintf(line, sizeof line, "batch: config %s: %s\n", path, what);
+	ck_assert_msg(strstr(trail, line) != NULL, "trail lacks \"%s\":\n%s",
+		      line, trail);
+}
+
 START_TEST(test_select_from_config)
 {
 	char path[] = "/tmp/check_batch_XXXXXX", trail[1024];
@@ -348,8 +358,19 @@ START_TEST(test_select_from_config)
 			 rc4k_batch_default);
 	ck_assert_ptr_nonnull(strstr(
 		trail, "\"int-8x\": unknown batch kernel; skipped"));
+	said_conf(trail, path, "read");
+
+	/* a file not used: the trail says why, as the single kernel's */
+	write_conf(path, "[default]\nbatch_kernel = int-2lane\n[oops\n");
+	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
+			 rc4k_batch_default);
+	said_conf(trail, path, "whole file ignored: line 3: section header "
+			       "without a closing ']'");
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_ptr_eq(rc4_select_batch(&in, NULL, 0), rc4k_batch_default);
+	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
+			 rc4k_batch_default);
+	said_conf(trail, path, "no such file");
 }
 END_TEST
 

@@ -91,7 +91,9 @@ live=$(cut -f 2 "$tmp/live" | sed 's/:.*//') # "cpu VENDOR FAMILY MODEL"
 
 # --- --explain: the precedence, and its trail -------------------------
 expect "--explain without a config" 0 "$RC4TUNE" --explain
-has "$tmp/out" "no such file" "trail: config missing"
+has "$tmp/out" "^  config $RC4TUNE_CONF: no such file" "trail: config missing"
+has "$tmp/out" "^  batch: config $RC4TUNE_CONF: no such file" \
+	"batch trail: config missing"
 has "$tmp/out" "^  chosen: $heur (heuristic)" "heuristic's $heur chosen"
 [ "$(head -n 1 "$tmp/out")" = "$heur" ] && ok "first line: the kernel" ||
 	fail "first line is not $heur"
@@ -111,7 +113,10 @@ has "$tmp/out" "^long-1x$" "then this CPU's section"
 
 chmod 664 "$RC4TUNE_CONF"
 expect "--explain with a group-writable config" 0 "$RC4TUNE" --explain
-has "$tmp/out" "whole file ignored: writable by group" "trail: refused"
+has "$tmp/out" "^  config $RC4TUNE_CONF: whole file ignored: writable by group" \
+	"trail: refused"
+has "$tmp/out" "^  batch: config $RC4TUNE_CONF: whole file ignored: writable by group" \
+	"batch trail: refused, and why"
 chmod 644 "$RC4TUNE_CONF"
 
 # --- --check-conf -------------------------------------------------------
