@@ -47,15 +47,60 @@ int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
 	return decode(cpu, &raw, why);
 }
 
+/* libcpuid prints a warning on stderr for every line of a dump it does
+ * not understand (one per line of /etc/passwd): keep the first only, to
+ * say why a file is not a dump. */
+static char first_warning[160];
+
+static void keep_first_warning(const char *msg)
+{
+	/* "Warning: file 'F', line N: 'TEXT' not understood!\n": from
+	 * "line", as the caller names the file */
+	const char *from = strstr(msg, "line ");
+
+	if (first_warning[0] != '\0')
+		return;
+	snprintf(first_warning, sizeof first_warning, "%.*s",
+		 (int)strcspn(from ? from : msg, "\n"), from ? from : msg);
+	/* the line quoted may be any bytes: only printable ASCII reaches
+	 * the terminal */
+	for (char *c = first_warning; *c != '\0'; c++)
+		if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
+			*c = '?';
+}
+
 int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
 {
+	static char reason[sizeof first_warning + 64];
 	struct cpu_raw_data_t raw;
 
-	if (cpuid_deserialize_raw_data(&raw, path) != 0) {
+	first_warning[0] = '\0';
+	libcpuid_warn_fn_t old = cpuid_set_warn_function(keep_first_warning);
+	int rc = cpuid_deserialize_raw_data(&raw, path);
+	cpuid_set_warn_function(old);
+	if (rc != 0) {
 		*why = cpuid_error();
 		return -1;
 	}
-	return decode(cpu, &raw, why);
+	/* leaf 0 (the highest leaf, the vendor) is in every dump libcpuid
+	 * writes; the reader leaves what it did not find zero */
+	static const uint32_t absent[4];
+	if (memcmp(raw.basic_cpuid[0], absent, sizeof absent) == 0) {
+		snprintf(reason, sizeof reason,
+			 "not a libcpuid raw CPUID dump (%s)",
+			 first_warning[0] ? first_warning
+					  : "no basic_cpuid[0] line");
+		*why = reason;
+		return -1;
+	}
+	if (decode(cpu, &raw, why) != 0) {
+		snprintf(reason, sizeof reason,
+			 "libcpuid cannot identify the CPU of this dump: %s",
+			 *why);
+		*why = reason;
+		return -1;
+	}
+	return 0;
 }
 
 #else

@@ -31,7 +31,8 @@ void rc4_cpu_decode(struct rc4_cpu *cpu, const uint32_t vendor[3],
 		    uint32_t leaf1_eax);
 
 /* The same from a raw CPUID dump written by libcpuid's
- * cpuid_serialize_raw_data(). */
+ * cpuid_serialize_raw_data().  Not thread-safe: it swaps libcpuid's
+ * process-wide warning function, and WHY may be a static buffer. */
 int rc4_cpu_from_dump(struct rc4_cpu *cpu, const char *path, const char **why);
 
 /* The config section name for CPU: "cpu VENDOR FAMILY MODEL". */

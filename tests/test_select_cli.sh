@@ -77,6 +77,20 @@ heuristic zen4 "$amd" 00a10f11 '(int|long)-'
 expect "--heuristic: a missing dump is an error" 1 \
 	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/none.raw"
 has "$tmp/err" "none.raw" "the error names the file"
+# Not a dump: one line naming the file and why, not libcpuid's warning per
+# line of it.
+printf 'root:x:0:0:root:/root:/bin/sh\ndaemon:x:1:1::/:/bin/false\n' \
+	>"$tmp/passwd"
+expect "--heuristic: a file that is not a dump is an error" 1 \
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/passwd"
+if grep -q 'without libcpuid' "$tmp/err"; then
+	echo "SKIP: not a dump: built without libcpuid"
+else
+	has "$tmp/err" "^rc4tune: $tmp/passwd: not a libcpuid raw CPUID dump (line 1: 'root:" \
+		"not a dump: the file and the first line not understood"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok "not a dump: one line" ||
+		{ fail "not a dump: libcpuid's warnings shown:"; cat "$tmp/err"; }
+fi
 expect "--cpuid-dump without --heuristic is a usage error" 2 \
 	"$RC4TUNE" --cpuid-dump "$tmp/p4.raw"
 
