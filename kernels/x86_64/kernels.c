@@ -52,3 +52,9 @@ X86K(rc4k_x86_int_16x_sse41, "int-16x-sse41",
 X86K(rc4k_x86_long_16x_sse41, "long-16x-sse41",
      "64-bit state, asm, 16 bytes gathered by SSE4.1 pinsrb, one 16-byte XOR",
      8, have_sse41);
+X86K(rc4k_x86_char_ring5_sse41, "char-ring5-sse41",
+     "8-bit state, asm, S[x] read 5 bytes ahead into registers, pinsrb "
+     "gather", 1, have_sse41);
+X86K(rc4k_x86_long_ring5_sse41, "long-ring5-sse41",
+     "64-bit state, asm, S[x] read 5 bytes ahead into registers, pinsrb "
+     "gather", 8, have_sse41);
