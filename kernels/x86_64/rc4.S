@@ -13,37 +13,28 @@
  *        upper bits zero, so the full registers index S with no movzb
  *   rax  S[x] (tx)        r11  S[y] (ty), then tx+ty (the keystream index)
  *
- * What limits them here (AMD Zen 4 under KVM, TSC cycles per byte at 8 KiB):
- * each byte's S[y] store has a data-dependent address, and the next bytes'
- * S[x] loads must not pass it unless the CPU predicts no alias.  The same
- * int-state loop ran at 2.75 with that store, 1.75 without it, and 2.57
- * with it redirected to another array (same addresses, no alias); the
- * char-16x-sse41 loop runs at 2.2 with it and 1.27 without.  So the loops
- * are bound by memory disambiguation around that store, not by ports:
- * constant displacements for S[x+k] (x kept aligned to the block) took one
- * uop a byte away and gained nothing measurable.
+ * What limits the loops up to the 16x ones (AMD Zen 4 under KVM, TSC
+ * cycles per byte at 8 KiB): each byte's S[y] store has a data-dependent
+ * address, and the next bytes' S[x] loads must not pass it unless the CPU
+ * predicts no alias.  The same int-state loop ran at 2.75 with that store,
+ * 1.75 without it, and 2.57 with it redirected to another array (same
+ * addresses, no alias); the char-16x-sse41 loop runs at 2.2 with it and
+ * 1.27 without.  So they are bound by memory disambiguation around that
+ * store, not by ports: constant displacements for S[x+k] (x kept aligned
+ * to the block) took one uop a byte away and gained nothing measurable.
+ * The ring5 loops at the end take the S[x] loads out of that chain.
  *
  * MB/s below: tests/bench at 8 KiB, one run, OpenSSL's RC4() at ~925. */
 
 	.text
 
-/* Tried after these loops, to reach 1.5x OpenSSL (~1.85 c/B), not kept
- * (throw-away harness, sse16 char as reference in the same run):
- * - S[x..x+7] in one 8-byte load, tx by shifts, a branch when an S[y]
- *   store hits the rest of the window: 2.65-3.1 against 2.26-2.8.  Even
- *   without that check it only ties (2.24): the wide load overlaps the
- *   last steps' byte stores, which cannot be forwarded to it.  Loaded from
- *   a copy nobody stores to (wrong output) it ran at 1.43: the cost is the
- *   S[x] reads depending on recent S[y] stores, not uops.
- * - Each S[x] read R steps ahead into a ring of R registers, so it comes
- *   before the R-1 stores in between and the CPU never guesses about them;
- *   a branch reloads the ring when y hits a pending x (R-1 in 256), S[x+k]
- *   by constant displacements when the trip does not wrap.  R = 4: 1.95-
- *   2.09 against 2.26-2.33 on a quiet machine, but 2.8-3.45 against 2.6-
- *   3.24 with the other vCPU busy (3 more uops a byte), and behind in a
- *   loaded `make bench` (953 against 1005 MB/s at 8 KiB); R = 2 (the
- *   preload1 idea) ties, R = 8 mispredicts too often (2.15).
- * Not a clear win in side-by-side runs, so no kernel was added. */
+/* Tried and not kept (throw-away harness, sse16 char in the same run):
+ * S[x..x+7] in one 8-byte load, tx by shifts, a branch when an S[y] store
+ * hits the rest of the window: 2.65-3.1 against 2.26-2.8.  Even without
+ * that check it only ties (2.24): the wide load overlaps the last steps'
+ * byte stores, which cannot be forwarded to it.  Loaded from a copy nobody
+ * stores to (wrong output) it ran at 1.43: the cost is the S[x] reads
+ * depending on recent S[y] stores, not uops. */
 
 /* Load S[IDX] (IDX a register) into tx or ty, zero-extended. */
 .macro ldtx w, idx
@@ -279,21 +270,23 @@
  * register four bytes earlier, before the S[y] stores in between, so y's
  * chain never waits on those stores or is replayed after them.  The ring
  * holds tx for x+1..x+4; when the S[y] store hits one of them (4 times in
- * 256) a cmov puts the stored value there too.  x is first aligned to 16
- * so S[x+k] are constant displacements from the block's base (rbx) or the
+ * 256) cmovs put the stored value there too.  x is first aligned to 16 so
+ * S[x+k] are constant displacements from the block's base (rbx) or the
  * next block's (rsi, for reads ahead across the block); and rbp keeps
  * u = y - x - 5, whose low byte is above 251 exactly when y hits the ring,
  * so the test costs one lea and one fused cmp/jbe a byte.
  *
- * Measured here (throw-away harness, same run, OpenSSL's RC4() ~2.8 TSC
- * c/B at 8 KiB on a quiet machine): 1.85-1.95 c/B for 5 ahead, against
- * 2.25 for the 16x loop above.  Fewer ahead (4: 1.95-2.0, 3: 2.5, 2: 2.8)
- * leave the latency of the read behind the store exposed; more (6: 1.9-2.0)
- * hit the ring more often; a branch to out-of-line reloads instead of the
- * inline cmovs cost ~0.05 more; cmovs for every byte without the branch
- * put them in y's chain (3.2).  With the host busy (the other vCPU's load
- * does not matter; another guest's does) all of them fall to ~2.7-3.2,
- * below the 16x loop's ~2.6: the tuner decides. */
+ * Measured here (throw-away harness, same runs, OpenSSL's RC4() at ~2.8
+ * TSC c/B at 8 KiB on a quiet host): 1.82-1.88 c/B, against 2.25 for the
+ * 16x loop.  Fewer bytes ahead leave the read's wait behind the store
+ * exposed (4: 1.95-2.0, 3: 2.5, 2: 2.8); more hit the ring more often
+ * (6: 1.9-2.0); every hit costs a mispredicted branch, ~15 c.  cmovs
+ * without the branch put the fix-up in y's chain (3.2).  When another
+ * guest loads the host (the other vCPU's load does not matter) a hit costs
+ * ~30 c and this loop falls to ~0.9x the 16x one.  With the fix-up out of
+ * line (branches not taken) it is 0.94x the 16x loop loaded but 2 % slower
+ * quiet; 4 ahead that way ties the 16x loop loaded but is 8 % slower
+ * quiet.  Kept for the quiet case; the tuner decides per machine. */
 
 /* Ring registers r8, r12-r15 (their b/d names derive by suffix); R0 is this
  * byte's tx, R1..R4 the next four bytes'.  K is the byte in the block. */
