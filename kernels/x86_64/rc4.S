@@ -87,13 +87,17 @@
 	addb	%al, %r11b
 .endm
 
-.macro entry name
+.macro fstart name
 	.globl	\name
 	.hidden	\name
 	.type	\name, @function
 	.p2align 4
 \name:
-	.cfi_startproc	/* no stack use: the default CFI unwinds these */
+	.cfi_startproc
+.endm
+
+/* The arguments into the registers above. */
+.macro args
 	movq	%rdx, %r9
 	movq	%rcx, %r10
 	subq	%rdx, %r10
@@ -102,15 +106,38 @@
 	movl	4(%rdi), %edx
 .endm
 
-/* The bytes a block loop left over, one at a time, then save x and y. */
-.macro tail w
-	cmpq	%rsi, %r9
-	je	9f
-8:	swap	\w
+/* No stack use: the default CFI unwinds these. */
+.macro entry name
+	fstart	\name
+	args
+.endm
+
+/* Push and pop a callee-saved register, telling the unwinder. */
+.macro cpush reg
+	pushq	\reg
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset \reg, 0
+.endm
+.macro cpop reg
+	popq	\reg
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore \reg
+.endm
+
+/* One byte: a step, and the keystream byte XORed from (r9) to (r9,r10). */
+.macro onebyte w
+	swap	\w
 	movzbl	16(%rdi,%r11,\w), %eax
 	xorb	(%r9), %al
 	movb	%al, (%r9,%r10)
 	incq	%r9
+.endm
+
+/* The bytes a block loop left over, one at a time, then save x and y. */
+.macro tail w
+	cmpq	%rsi, %r9
+	je	9f
+8:	onebyte	\w
 	cmpq	%rsi, %r9
 	jne	8b
 9:	movl	%ecx, (%rdi)
@@ -280,10 +307,11 @@
  * TSC c/B at 8 KiB on a quiet host): 1.82-1.88 c/B, against 2.25 for the
  * 16x loop.  Fewer bytes ahead leave the read's wait behind the store
  * exposed (4: 1.95-2.0, 3: 2.5, 2: 2.8); more hit the ring more often
- * (6: 1.9-2.0); every hit costs a mispredicted branch, ~15 c.  cmovs
- * without the branch put the fix-up in y's chain (3.2).  When another
- * guest loads the host (the other vCPU's load does not matter) a hit costs
- * ~30 c and this loop falls to ~0.9x the 16x one.  With the fix-up out of
+ * (6: 1.9-2.0); each hit is a mispredicted branch, ~15 TSC cycles.  cmovs
+ * without the branch put the fix-up in y's chain (3.2).  S[x] through a
+ * per-block pointer instead of rdi+index: 9 % slower.  When another guest
+ * loads the host (the other vCPU's load does not matter) a hit costs ~30
+ * cycles and this loop falls to ~0.9x the 16x one.  With the fix-up out of
  * line (branches not taken) it is 0.94x the 16x loop loaded but 2 % slower
  * quiet; 4 ahead that way ties the 16x loop loaded but is 8 % slower
  * quiet.  Kept for the quiet case; the tuner decides per machine. */
@@ -346,49 +374,20 @@
 /* Inputs under MIN bytes go to SHORT (the 16x loop on the same state), as
  * aligning x and filling the ring cost more than they win there. */
 .macro ring5 name, w, short, min
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-	.p2align 4
-\name:
-	.cfi_startproc
+	fstart	\name
 	cmpq	$\min, %rsi
 	jb	\short
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %rbx, -16
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %rbp, -24
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r12, -32
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r13, -40
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r14, -48
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r15, -56
-	movq	%rdx, %r9
-	movq	%rcx, %r10
-	subq	%rdx, %r10
-	leaq	(%rdx,%rsi), %rsi
+	.irp r, %rbx, %rbp, %r12, %r13, %r14, %r15
+	cpush	\r
+	.endr
+	args
 	pushq	%rsi			/* the end, at (%rsp) */
 	.cfi_adjust_cfa_offset 8
-	movl	(%rdi), %ecx
-	movl	4(%rdi), %edx
 	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
 3:	leal	1(%rcx), %eax
 	testb	$15, %al
 	jz	4f
-	swap	\w
-	movzbl	16(%rdi,%r11,\w), %eax
-	xorb	(%r9), %al
-	movb	%al, (%r9,%r10)
-	incq	%r9
+	onebyte	\w
 	jmp	3b
 4:	leal	-5(%rdx), %ebp
 	subl	%ecx, %ebp
@@ -411,24 +410,9 @@
 	movzbl	%cl, %ecx
 	popq	%rsi
 	.cfi_adjust_cfa_offset -8
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	.irp r, %r15, %r14, %r13, %r12, %rbp, %rbx
+	cpop	\r
+	.endr
 	tail	\w
 	end	\name
 .endm
