@@ -36,42 +36,24 @@
  * stores to (wrong output) it ran at 1.43: the cost is the S[x] reads
  * depending on recent S[y] stores, not uops. */
 
-/* Load S[IDX] (IDX a register) into tx or ty, zero-extended. */
-.macro ldtx w, idx
+/* Load S[IDX] (IDX a register) into a register, zero-extended, or store
+ * one there: B, D and Q are its 8-, 32- and 64-bit names. */
+.macro lds w, idx, d, q
 .if \w == 1
-	movzbl	16(%rdi,\idx,\w), %eax
+	movzbl	16(%rdi,\idx,\w), \d
 .elseif \w == 4
-	movl	16(%rdi,\idx,\w), %eax
+	movl	16(%rdi,\idx,\w), \d
 .else
-	movq	16(%rdi,\idx,\w), %rax
+	movq	16(%rdi,\idx,\w), \q
 .endif
 .endm
-.macro ldty w, idx
+.macro sts w, idx, b, d, q
 .if \w == 1
-	movzbl	16(%rdi,\idx,\w), %r11d
+	movb	\b, 16(%rdi,\idx,\w)
 .elseif \w == 4
-	movl	16(%rdi,\idx,\w), %r11d
+	movl	\d, 16(%rdi,\idx,\w)
 .else
-	movq	16(%rdi,\idx,\w), %r11
-.endif
-.endm
-/* Store tx or ty into S[IDX]. */
-.macro sttx w, idx
-.if \w == 1
-	movb	%al, 16(%rdi,\idx,\w)
-.elseif \w == 4
-	movl	%eax, 16(%rdi,\idx,\w)
-.else
-	movq	%rax, 16(%rdi,\idx,\w)
-.endif
-.endm
-.macro stty w, idx
-.if \w == 1
-	movb	%r11b, 16(%rdi,\idx,\w)
-.elseif \w == 4
-	movl	%r11d, 16(%rdi,\idx,\w)
-.else
-	movq	%r11, 16(%rdi,\idx,\w)
+	movq	\q, 16(%rdi,\idx,\w)
 .endif
 .endm
 
@@ -79,11 +61,11 @@
  * tx + ty (mod 256) in r11, so the keystream byte is 16(%rdi,%r11,W). */
 .macro swap w
 	incb	%cl
-	ldtx	\w, %rcx
+	lds	\w, %rcx, %eax, %rax
 	addb	%al, %dl
-	ldty	\w, %rdx
-	sttx	\w, %rdx
-	stty	\w, %rcx
+	lds	\w, %rdx, %r11d, %r11
+	sts	\w, %rdx, %al, %eax, %rax
+	sts	\w, %rcx, %r11b, %r11d, %r11
 	addb	%al, %r11b
 .endm
 
