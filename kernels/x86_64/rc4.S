@@ -115,6 +115,13 @@
 	incq	%r9
 .endm
 
+/* Save x and y into the state and return. */
+.macro savexy
+	movl	%ecx, (%rdi)
+	movl	%edx, 4(%rdi)
+	ret
+.endm
+
 /* The bytes a block loop left over, one at a time, then save x and y. */
 .macro tail w
 	cmpq	%rsi, %r9
@@ -122,9 +129,7 @@
 8:	onebyte	\w
 	cmpq	%rsi, %r9
 	jne	8b
-9:	movl	%ecx, (%rdi)
-	movl	%edx, 4(%rdi)
-	ret
+9:	savexy
 .endm
 
 .macro end name
@@ -157,9 +162,7 @@
 	cmpq	%rsi, %r9
 	jne	1b
 	decb	%cl
-9:	movl	%ecx, (%rdi)
-	movl	%edx, 4(%rdi)
-	ret
+9:	savexy
 	end	\name
 .endm
 
@@ -191,9 +194,7 @@
 	cmpq	%rsi, %r9
 	jne	1b
 	decb	%cl
-9:	movl	%ecx, (%rdi)
-	movl	%edx, 4(%rdi)
-	ret
+9:	savexy
 	end	\name
 .endm
 
