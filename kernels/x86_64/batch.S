@@ -13,6 +13,8 @@
  * stores undo it (Zen 4, 8 streams x 1024 bytes: 2.3 TSC cycles a byte in
  * C lane after lane, 1.5 here; the best single stream 1.65). */
 
+#include "asm.h"
+
 	.text
 
 /* void rc4k_x86_ksa8_char(uint8_t *blk)
@@ -35,23 +37,10 @@
 	movb	%al, 256*\l(%rdi,\j)
 .endm
 
-	.globl	rc4k_x86_ksa8_char
-	.hidden	rc4k_x86_ksa8_char
-	.type	rc4k_x86_ksa8_char, @function
-rc4k_x86_ksa8_char:
-	.cfi_startproc
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r12, -16
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r13, -24
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r14, -32
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r15, -40
+	fstart	rc4k_x86_ksa8_char
+	.irp r, %r12, %r13, %r14, %r15
+	cpush	\r
+	.endr
 	xorl	%esi, %esi
 	xorl	%r8d, %r8d
 	xorl	%r9d, %r9d
@@ -73,17 +62,11 @@ rc4k_x86_ksa8_char:
 	incl	%esi
 	cmpl	$256, %esi
 	jne	1b
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
+	.irp r, %r15, %r14, %r13, %r12
+	cpop	\r
+	.endr
 	ret
-	.cfi_endproc
-	.size	rc4k_x86_ksa8_char, .-rc4k_x86_ksa8_char
+	fend	rc4k_x86_ksa8_char
 
 /* void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
  *                          const uint8_t *const in[4], uint8_t *const out[4])
@@ -137,31 +120,12 @@ rc4k_x86_ksa8_char:
 	movdqu	\xmm, (%rax,%rbp)
 .endm
 
-	.globl	rc4k_x86_prga4_char
-	.hidden	rc4k_x86_prga4_char
-	.type	rc4k_x86_prga4_char, @function
-rc4k_x86_prga4_char:
-	.cfi_startproc
+	fstart	rc4k_x86_prga4_char
 	testq	%rdx, %rdx
 	je	3f
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset rbx, -16
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset rbp, -24
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r12, -32
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r13, -40
-	pushq	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r14, -48
-	pushq	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset r15, -56
+	.irp r, %rbx, %rbp, %r12, %r13, %r14, %r15
+	cpush	\r
+	.endr
 	subq	$32, %rsp
 	.cfi_adjust_cfa_offset 32
 	movq	%rsi, P_XY(%rsp)
@@ -194,21 +158,11 @@ rc4k_x86_prga4_char:
 	movl	%r11d, 16(%rsi)
 	addq	$32, %rsp
 	.cfi_adjust_cfa_offset -32
-	popq	%r15
-	.cfi_adjust_cfa_offset -8
-	popq	%r14
-	.cfi_adjust_cfa_offset -8
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
+	.irp r, %r15, %r14, %r13, %r12, %rbp, %rbx
+	cpop	\r
+	.endr
 3:
 	ret
-	.cfi_endproc
-	.size	rc4k_x86_prga4_char, .-rc4k_x86_prga4_char
+	fend	rc4k_x86_prga4_char
 
 	.section .note.GNU-stack,"",@progbits

@@ -26,6 +26,8 @@
  *
  * MB/s below: tests/bench at 8 KiB, one run, OpenSSL's RC4() at ~925. */
 
+#include "asm.h"
+
 	.text
 
 /* Tried and not kept (throw-away harness, sse16 char in the same run):
@@ -69,15 +71,6 @@
 	addb	%al, %r11b
 .endm
 
-.macro fstart name
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-	.p2align 4
-\name:
-	.cfi_startproc
-.endm
-
 /* The arguments into the registers above. */
 .macro args
 	movq	%rdx, %r9
@@ -92,18 +85,6 @@
 .macro entry name
 	fstart	\name
 	args
-.endm
-
-/* Push and pop a callee-saved register, telling the unwinder. */
-.macro cpush reg
-	pushq	\reg
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset \reg, 0
-.endm
-.macro cpop reg
-	popq	\reg
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore \reg
 .endm
 
 /* One byte: a step, and the keystream byte XORed from (r9) to (r9,r10). */
@@ -132,11 +113,6 @@
 9:	savexy
 .endm
 
-.macro end name
-	.cfi_endproc
-	.size	\name, . - \name
-.endm
-
 /* The folded byte loop (.Lcloop1 style), char state: the next byte's S[x]
  * load is hoisted to the bottom of the trip, so a trip starts with y += tx.
  * DST (l or q) and the three registers give the width of the movzb
@@ -163,7 +139,7 @@
 	jne	1b
 	decb	%cl
 9:	savexy
-	end	\name
+	fend	\name
 .endm
 
 /* Char state, S[x+1] loaded before S[y] is stored (the Pentium 4 trick),
@@ -195,7 +171,7 @@
 	jne	1b
 	decb	%cl
 9:	savexy
-	end	\name
+	fend	\name
 .endm
 
 /* 8 bytes a trip, the keystream gathered into r8 and XORed with one 8-byte
@@ -222,7 +198,7 @@
 	cmpq	%rsi, %rax
 	jbe	1b
 7:	tail	\w
-	end	\name
+	fend	\name
 .endm
 
 /* Keystream byte K of a 16-byte block into LANE of xmm0 (even K) or xmm1. */
@@ -273,7 +249,7 @@
 	cmpq	%rsi, %rax
 	jbe	1b
 7:	tail	\w
-	end	\name
+	fend	\name
 .endm
 
 /* S[x] read five bytes ahead (the ring): each byte's tx was loaded into a
@@ -397,7 +373,7 @@
 	cpop	\r
 	.endr
 	tail	\w
-	end	\name
+	fend	\name
 .endm
 
 	byte1	rc4k_x86_char_1x_r32_crypt, l, %eax, %r11d, %r8d
