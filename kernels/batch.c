@@ -7,8 +7,9 @@
  * over after its groups with the L/2, L/4, ... 1-lane instances. */
 #include <config.h>
 
-#include "loop.h"
 #include "batch.h"
+#include "cpufeat.h"
+#include "loop.h"
 
 /* The key repeated to 256 bytes (and 16 bytes of slack for the copies),
  * so that the schedules of keys of different lengths still move in
@@ -219,8 +220,9 @@ static unsigned group_log(size_t left, unsigned g)
 		}                                                           \
 	}                                                                   \
 	const struct rc4k_batch var = {                                     \
-		.name = nm, .summary = sum, .usable = use,                  \
-		.lanes = 1u << (G), .width = W, .single = &companion,       \
+		.info = { .name = nm, .summary = sum, .usable = use,        \
+			  .kind = RC4K_BATCH, .width = W },                 \
+		.lanes = 1u << (G), .single = &companion,                   \
 		.set_keys = var##_set_keys, .crypt_many = var##_crypt_many, \
 	}
 
@@ -249,6 +251,10 @@ RC4K_BATCH_DEFINE(rc4k_int_8lane, "int-8lane",
 		  rc4k_int_8x, NULL);
 
 #ifdef RC4TUNE_X86_64
+#include "x86_64/layout.h"
+
+_Static_assert(KX_LEN == KX_STRIDE, "batch.S: the lanes' keys");
+
 /* The cores of x86_64/batch.S: an 8-lane key schedule, and a 4-lane
  * keystream with all lanes' loads of a step before any of its stores (see
  * there), which gcc's C does not keep in registers. */
@@ -256,17 +262,11 @@ void rc4k_x86_ksa8_char(uint8_t *blk);
 void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
 			 const uint8_t *const *in, uint8_t *const *out);
 
-static int have_sse41(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("sse4.1");
-}
-
 static void char_x86_ksa8(struct rc4k_state *const *st,
 			  const uint8_t *const *key, const size_t *len)
 {
 	/* the lanes' S at l*256, then their keys at 2048 + l*KX_LEN (batch.S
-	 * has these offsets as KX and KXS) */
+	 * has these offsets as KX and KX_STRIDE) */
 	_Alignas(64) uint8_t blk[8 * 256 + 8 * KX_LEN];
 
 	for (unsigned l = 0; l < 8; l++) {
@@ -324,8 +324,8 @@ static ksa_fn *const char_x86_ksa[] = { char_ksa1, char_ksa2, char_ksa4,
 static prga_fn *const char_x86_prga[] = { char_prga1, char_prga2,
 					  char_x86_prga4, char_x86_prga8 };
 
-RC4K_BATCH_DEFINE(rc4k_x86_char_8lane, "char-8lane-asm",
+RC4K_BATCH_DEFINE(rc4k_char_8lane_asm, "char-8lane-asm",
 		  "8-bit state, 8 streams in asm (keystream as 2x4, loads "
 		  "before stores)",
-		  char_x86, 3, 1, rc4k_char_8x_chunk, have_sse41);
+		  char_x86, 3, 1, rc4k_char_8x_chunk, rc4k_have_sse41);
 #endif

@@ -3,19 +3,17 @@
  * One RC4 stream is a serial chain of dependent loads and stores; several
  * streams stepped in lockstep ("lanes") give the CPU independent work to
  * overlap.  A batch kernel reads and writes the same struct rc4k_state as
- * the single-stream kernels of its state layout (WIDTH), so a key it set up
- * can be continued by any of them, and the other way round. */
+ * the single-stream kernels of its state layout (info.width, never 0), so
+ * a key it set up can be continued by any of them, and the other way
+ * round. */
 #ifndef RC4K_BATCH_H
 #define RC4K_BATCH_H
 
 #include "kernel.h"
 
 struct rc4k_batch {
-	const char *name;    /* stable, like kernel names: LAYOUT-Nlane */
-	const char *summary; /* one line for --list */
-	int (*usable)(void); /* NULL: runs on any CPU */
-	unsigned lanes;      /* streams stepped together */
-	uint8_t width;       /* state layout: struct rc4k's width, never 0 */
+	struct rc4k_info info; /* name: LAYOUT-Nlane */
+	unsigned lanes;        /* streams stepped together */
 	/* The single-stream kernel of that layout that keys get when the
 	 * current kernel has another layout. */
 	const struct rc4k *single;
@@ -29,18 +27,10 @@ struct rc4k_batch {
 			   const uint8_t *const *in, uint8_t *const *out);
 };
 
-/* Every batch kernel this build compiled, NULL-terminated. */
-extern const struct rc4k_batch *const rc4k_batch_registry[];
-
-/* The batch kernel used when nothing better is known: portable C. */
-extern const struct rc4k_batch *const rc4k_batch_default;
-
-const struct rc4k_batch *rc4k_batch_find(const char *name);
-int rc4k_batch_usable(const struct rc4k_batch *b);
-
-/* B against the reference kernel over an odd number of keys of several
- * lengths, in place and not, and its keys continued by B->single.
- * Returns 0 when every byte is right. */
-int rc4k_batch_selftest(const struct rc4k_batch *b);
+/* K as the batch kernel it is (K->kind == RC4K_BATCH). */
+static inline const struct rc4k_batch *rc4k_batch(const struct rc4k_info *k)
+{
+	return (const struct rc4k_batch *)k;
+}
 
 #endif

@@ -7,8 +7,8 @@
 
 RC4K_SET_KEY(rc4k_int_set_key, uint32_t, i)
 RC4K_CRYPT(int_1x, uint32_t, i, uint32_t, 1)
-/* The same loop with 64-bit index registers: the seed's "drop the 32-bit
- * destination of movzb" experiment, expressed in C. */
+/* The same loop with 64-bit index registers: on Core 2 a 32-bit movzb
+ * destination cost an extra uop (x86_64/rc4.S's byte1 loops). */
 RC4K_CRYPT(int_1x_r64, uint32_t, i, uint64_t, 1)
 RC4K_CRYPT_PTR(int_1x_ptr, uint32_t, i, uint32_t)
 RC4K_CRYPT(int_4x, uint32_t, i, uint32_t, 4)

@@ -1,4 +1,11 @@
-/* kernel.h - what every RC4 kernel provides, and the registry of them all. */
+/* kernel.h - what every RC4 kernel provides, of either kind, and the
+ * registry of them all.
+ *
+ * A kernel is a const struct of function pointers whose first member is
+ * struct rc4k_info: lookup, usability, self-tests, --list, the config and
+ * the selection handle every kind through that head.  A single-stream
+ * kernel (struct rc4k) runs one key; a batch kernel (batch.h) steps many
+ * keys together. */
 #ifndef RC4K_KERNEL_H
 #define RC4K_KERNEL_H
 
@@ -6,10 +13,11 @@
 #include <stdint.h>
 
 /* The state a key carries.  Each family uses one member of the union: 8-,
- * 32- or 64-bit entries.  x and y are the two RC4 indices (i and j). */
+ * 32- or 64-bit entries.  x and y are the two RC4 indices (i and j); s
+ * starts at offset 16, where the assembly expects it (x86_64/layout.h). */
 struct rc4k_state {
 	uint32_t x, y;
-	uint32_t reserved[2]; /* keeps s 16-byte aligned for vector kernels */
+	uint32_t reserved[2];
 	union {
 		uint8_t c[256];
 		uint32_t i[256];
@@ -17,30 +25,68 @@ struct rc4k_state {
 	} s;
 };
 
-struct rc4k {
+enum rc4k_kind { RC4K_SINGLE, RC4K_BATCH, RC4K_KINDS };
+
+/* The head of every kernel descriptor. */
+struct rc4k_info {
 	const char *name;    /* stable: configs name kernels by it */
 	const char *summary; /* one line for --list */
 	int (*usable)(void); /* NULL: runs on any CPU */
+	enum rc4k_kind kind;
 	/* State layout: bytes per s entry (1 char, 4 int, 8 long), with x and
 	 * y the plain indices.  Kernels of one nonzero width can continue each
 	 * other's keys; 0: a private layout, shared with no other kernel. */
 	uint8_t width;
+};
+
+/* A single-stream kernel. */
+struct rc4k {
+	struct rc4k_info info;
 	void (*set_key)(struct rc4k_state *st, const uint8_t *key, size_t len);
 	void (*crypt)(struct rc4k_state *st, size_t len, const uint8_t *in,
 		      uint8_t *out);
 };
 
-/* Every kernel this build compiled, NULL-terminated; [0] is the reference. */
-extern const struct rc4k *const rc4k_registry[];
+/* What a kind of kernel is to the rest of the code.  A new kind is one
+ * entry in rc4k_kinds (and its kernels' lines in registry.def). */
+struct rc4k_kind_info {
+	const char *what;  /* in messages: "kernel", "batch kernel" */
+	const char *key;   /* the config key that names one */
+	const char *env;   /* the environment variable that forces one, or
+			    * NULL */
+	const char *tag;   /* what starts its lines in the selection trail
+			    * and in --list */
+	/* Portable C, used when nothing better is known. */
+	const struct rc4k_info *fallback;
+	/* Known answers (selftest.c); 0 when every answer is right. */
+	int (*selftest)(const struct rc4k_info *k);
+};
 
-/* The kernel used when nothing better is known: portable C. */
-extern const struct rc4k *const rc4k_default;
+extern const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS];
 
-const struct rc4k *rc4k_find(const char *name);
-int rc4k_usable(const struct rc4k *k);
+/* Every kernel this build compiled, of every kind, in registry.def's
+ * order, NULL-terminated. */
+extern const struct rc4k_info *const rc4k_registry[];
 
-/* Known-answer test of K (RFC 6229 and classic vectors, split calls,
- * unaligned and in-place buffers).  Returns 0 when every answer is right. */
-int rc4k_selftest(const struct rc4k *k);
+/* The reference kernel (ref.c) that every other one is tested against. */
+extern const struct rc4k rc4k_char_ref;
+
+/* The kernel of KIND named NAME, or NULL. */
+const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name);
+
+/* The Ith kernel of KIND in registry order, or NULL past the last. */
+const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i);
+
+/* Whether this CPU can run K. */
+int rc4k_usable(const struct rc4k_info *k);
+
+/* K's self-test, by its kind: 0 when every answer is right. */
+int rc4k_selftest(const struct rc4k_info *k);
+
+/* K as the single-stream kernel it is (K->kind == RC4K_SINGLE). */
+static inline const struct rc4k *rc4k_single(const struct rc4k_info *k)
+{
+	return (const struct rc4k *)k;
+}
 
 #endif

@@ -133,8 +133,8 @@
 /* The family file defines RC4K_WIDTH, its entry size, before using this. */
 #define RC4K_DEFINE(var, nm, sum, setkey, crypt_fn)                  \
 	const struct rc4k var = {                                    \
-		.name = nm, .summary = sum, .usable = NULL,          \
-		.width = RC4K_WIDTH,                                 \
+		.info = { .name = nm, .summary = sum,                \
+			  .kind = RC4K_SINGLE, .width = RC4K_WIDTH }, \
 		.set_key = setkey, .crypt = crypt_fn,                \
 	}
 

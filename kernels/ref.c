@@ -41,9 +41,10 @@ static void ref_crypt(struct rc4k_state *st, size_t len, const uint8_t *in,
 }
 
 const struct rc4k rc4k_char_ref = {
-	.name = "char-ref",
-	.summary = "reference: textbook loop, 8-bit state, written for clarity",
-	.width = 1,
+	.info = { .name = "char-ref",
+		  .summary = "reference: textbook loop, 8-bit state, written "
+			     "for clarity",
+		  .kind = RC4K_SINGLE, .width = 1 },
 	.set_key = ref_set_key,
 	.crypt = ref_crypt,
 };

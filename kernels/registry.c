@@ -1,69 +1,65 @@
-/* registry.c - the lists of every kernel this build compiled (one line
- * each, in registry.def), which tests and the tuner iterate, and lookups. */
+/* registry.c - the list of every kernel this build compiled (one line
+ * each, in registry.def), the kinds, and lookups. */
 #include <config.h>
 
 #include <string.h>
-#include "kernel.h"
-
 #include "batch.h"
+#include "selftest.h"
 
 /* Declare every descriptor, then list them. */
 #define SINGLE(id) extern const struct rc4k rc4k_##id;
+#define ASM(id, ...) SINGLE(id)
 #define BATCH(id) extern const struct rc4k_batch rc4k_##id;
 #include "registry.def"
 #undef SINGLE
+#undef ASM
 #undef BATCH
 
-const struct rc4k *const rc4k_registry[] = {
-#define SINGLE(id) &rc4k_##id,
-#define BATCH(id)
+const struct rc4k_info *const rc4k_registry[] = {
+#define SINGLE(id) &rc4k_##id.info,
+#define ASM(id, ...) SINGLE(id)
+#define BATCH(id) SINGLE(id)
 #include "registry.def"
 #undef SINGLE
+#undef ASM
 #undef BATCH
 	NULL,
 };
 
-const struct rc4k *rc4k_find(const char *name)
+const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS] = {
+	/* int-8x: portable C, within 1 % of the best C loop on the CPUs
+	 * measured (doc/kernels.md); 32-bit entries avoid the char layout's
+	 * Core 2 / K8 traps. */
+	[RC4K_SINGLE] = { "kernel", "kernel", "RC4TUNE_KERNEL", "",
+			  &rc4k_int_8x.info, rc4k_selftest_single },
+	/* char-8lane: the C batch kernel with the most keys/s on Zen 4
+	 * (doc/kernels.md), keys being the heaviest batch use. */
+	[RC4K_BATCH] = { "batch kernel", "batch_kernel", NULL, "batch: ",
+			 &rc4k_char_8lane.info, rc4k_selftest_batch },
+};
+
+const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name)
 {
-	for (const struct rc4k *const *k = rc4k_registry; *k; k++)
-		if (strcmp((*k)->name, name) == 0)
+	for (const struct rc4k_info *const *k = rc4k_registry; *k; k++)
+		if ((*k)->kind == kind && strcmp((*k)->name, name) == 0)
 			return *k;
 	return NULL;
 }
 
-int rc4k_usable(const struct rc4k *k)
+const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i)
+{
+	for (const struct rc4k_info *const *k = rc4k_registry; *k; k++)
+		if ((*k)->kind == kind && i-- == 0)
+			return *k;
+	return NULL;
+}
+
+int rc4k_usable(const struct rc4k_info *k)
 {
 	return k->usable == NULL || k->usable();
 }
 
-/* Portable C, within 1 % of the best C loop on the CPUs measured so far
- * (tests/bench); 32-bit entries avoid the char layout's Core 2 / K8 traps. */
-const struct rc4k *const rc4k_default = &rc4k_int_8x;
-
-/* --- batch kernels (batch.h): many streams at once --- */
-const struct rc4k_batch *const rc4k_batch_registry[] = {
-#define SINGLE(id)
-#define BATCH(id) &rc4k_##id,
-#include "registry.def"
-#undef SINGLE
-#undef BATCH
-	NULL,
-};
-
-const struct rc4k_batch *rc4k_batch_find(const char *name)
+int rc4k_selftest(const struct rc4k_info *k)
 {
-	for (const struct rc4k_batch *const *b = rc4k_batch_registry; *b; b++)
-		if (strcmp((*b)->name, name) == 0)
-			return *b;
-	return NULL;
+	return rc4k_kinds[k->kind].selftest(k);
 }
-
-int rc4k_batch_usable(const struct rc4k_batch *b)
-{
-	return b->usable == NULL || b->usable();
-}
-
-/* Portable C: the C batch kernel with the most keys/s on Zen 4 (about
- * 20 % ahead of char-4lane, 10 % behind it over 8 streams; the int ones
- * trail both; tests/bench_batch), keys being the heaviest batch use. */
-const struct rc4k_batch *const rc4k_batch_default = &rc4k_char_8lane;

@@ -1,6 +1,8 @@
-/* selftest.c - known answers a kernel must give before it is timed or used. */
+/* selftest.c - what a kernel of each kind must get right before it is
+ * timed or used (rc4k_kinds[].selftest). */
 #include <string.h>
-#include "kernel.h"
+#include "batch.h"
+#include "selftest.h"
 
 struct kat {
 	const char *key, *plain;
@@ -33,8 +35,9 @@ static const struct {
 
 #define RFC_LEN (4096 + 16)
 
-int rc4k_selftest(const struct rc4k *k)
+int rc4k_selftest_single(const struct rc4k_info *info)
 {
+	const struct rc4k *k = rc4k_single(info);
 	struct rc4k_state st;
 	uint8_t buf[RFC_LEN + 16], zero[RFC_LEN + 16];
 	/* Uneven pieces, so loops enter at every phase of their unrolling. */
@@ -66,5 +69,66 @@ int rc4k_selftest(const struct rc4k *k)
 	}
 	for (size_t i = 0; i < sizeof rfc_rows / sizeof rfc_rows[0]; i++)
 		bad |= memcmp(buf + 3 + rfc_rows[i].off, rfc_rows[i].ks, 16) != 0;
+	return bad ? -1 : 0;
+}
+
+/* --- batch kernels: the reference kernel's bytes for every lane --- */
+
+/* A full group of 8 lanes plus 3 more (a 2- and a 1-lane group); short keys
+ * that do not divide 256, common ones, and both limits. */
+#define NKEYS 11
+static const size_t lens[NKEYS] = { 256, 1, 5, 16, 3, 54, 107, 13, 200, 7, 40 };
+/* Key 1 starts a byte ahead, so its group is out of step (lanes whose x
+ * differ) while later groups are in step. */
+#define AHEAD 1
+/* Two batch calls, the first odd so the next starts mid-word, then the rest
+ * through the companion single-stream kernel. */
+static const size_t parts[] = { 37, 3 };
+#define TOTAL 60
+
+/* B against the reference kernel over an odd number of keys of several
+ * lengths, in place and not, and its keys continued by B->single. */
+int rc4k_selftest_batch(const struct rc4k_info *info)
+{
+	const struct rc4k_batch *b = rc4k_batch(info);
+	const struct rc4k *ref = &rc4k_char_ref;
+	struct rc4k_state st[NKEYS], rs;
+	struct rc4k_state *pst[NKEYS];
+	uint8_t key[NKEYS][256], in[NKEYS][TOTAL], buf[NKEYS][TOTAL];
+	uint8_t want[TOTAL];
+	const uint8_t *pkey[NKEYS], *src[NKEYS], *pin[NKEYS];
+	uint8_t *pout[NKEYS];
+	size_t done[NKEYS];
+	int bad = 0;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		for (size_t k = 0; k < lens[i]; k++)
+			key[i][k] = (uint8_t)(i * 7 + k * 13 + 1);
+		for (size_t k = 0; k < TOTAL; k++)
+			in[i][k] = buf[i][k] = (uint8_t)(i + k * 3);
+		/* odd keys in place, even keys from IN to BUF */
+		src[i] = i & 1 ? buf[i] : in[i];
+		pst[i] = &st[i];
+		pkey[i] = key[i];
+		done[i] = 0;
+	}
+	b->set_keys(pst, NKEYS, pkey, lens);
+	b->single->crypt(&st[1], AHEAD, src[1], buf[1]);
+	done[1] = AHEAD;
+	for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+		for (size_t i = 0; i < NKEYS; i++) {
+			pin[i] = src[i] + done[i];
+			pout[i] = buf[i] + done[i];
+			done[i] += parts[p];
+		}
+		b->crypt_many(pst, NKEYS, parts[p], pin, pout);
+	}
+	for (size_t i = 0; i < NKEYS; i++) {
+		b->single->crypt(&st[i], TOTAL - done[i], src[i] + done[i],
+				 buf[i] + done[i]);
+		ref->set_key(&rs, key[i], lens[i]);
+		ref->crypt(&rs, TOTAL, in[i], want);
+		bad |= memcmp(buf[i], want, TOTAL) != 0;
+	}
 	return bad ? -1 : 0;
 }

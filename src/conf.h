@@ -1,19 +1,24 @@
-/* conf.h - reading rc4tune.conf, for the library and for --check-conf.
+/* conf.h - reading rc4tune.conf: the library's selection, and the lines
+ * --check-conf looks at.
  *
  * A file is trusted whole or not at all: any line inih would misread (too
- * long, a NUL byte, a continuation line, a cut section name) or reject
- * makes the whole file ignored, with file:line and the reason. */
+ * long, a NUL byte, a continuation line, a cut section name, text after a
+ * header) or reject makes the whole file ignored, with file:line and the
+ * reason. */
 #ifndef RC4_CONF_H
 #define RC4_CONF_H
 
-#include <stdbool.h>
 #include <stddef.h>
+#include "kernels/kernel.h"
 
 /* inih reads lines into a 200-byte buffer (INI_MAX_LINE) that must also
  * hold the '\n' and the NUL: longer lines it silently splits in two. */
 #define RC4_CONF_MAX_LINE 198
 /* A fleet's profiles are a few hundred bytes per CPU model. */
 #define RC4_CONF_MAX_SIZE (256 * 1024)
+/* inih keeps a section name in a 50-byte buffer (MAX_SECTION) and cuts
+ * longer names: a cut name could match another section. */
+#define RC4_CONF_MAX_SECTION 49
 
 /* The configured sysconfdir's rc4tune.conf: what the tuner writes. */
 #define RC4_CONF_DEFAULT_PATH SYSCONFDIR "/rc4tune.conf"
@@ -22,33 +27,30 @@
  * RC4_CONF_DEFAULT_PATH: what the library reads. */
 const char *rc4_conf_path(void);
 
-enum { RC4_CONF_CPU, RC4_CONF_DEFAULT };
+/* The sections that speak for this CPU, first to last in precedence. */
+enum { RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
 
-/* What a file says for one CPU: the last "kernel" value in its section
- * and in [default] ("" and line 0 when there is none); the same for
- * "batch_kernel" (the batch kernel, kernels/batch.h). */
+/* What a file says for one CPU: for each kind of kernel, the last value
+ * of its key (rc4k_kinds[].key) in this CPU's section and in [default]
+ * ("" and line 0 when there is none). */
 struct rc4_conf {
-	char kernel[2][RC4_CONF_MAX_LINE + 1];
-	int line[2];
-	char batch[2][RC4_CONF_MAX_LINE + 1];
-	int batch_line[2];
+	struct rc4_conf_value {
+		char name[RC4_CONF_MAX_LINE + 1];
+		int line;
+	} value[RC4K_KINDS][RC4_CONF_SECTIONS];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
 
-/* For --check-conf: everything the library silently tolerates or cannot
- * use.  Members may be NULL. */
+/* What --check-conf sees of a file the reader accepts so far.  Members
+ * may be NULL. */
 struct rc4_conf_hooks {
-	/* Every "kernel = VALUE" line, SECTION trimmed. */
-	void (*kernel)(void *arg, int line, const char *section,
-		       const char *value);
-	/* A problem at LINE; ERROR for what can never take effect (a
-	 * malformed [cpu ...] section), else a warning (unknown key or
-	 * section, repeated section or key). */
-	void (*note)(void *arg, int line, bool error, const char *msg);
+	/* Every line, numbered from 1, LEN bytes without its '\n'. */
+	void (*line)(void *arg, int num, const char *text, size_t len);
+	/* Every KEY = VALUE that inih reports, in SECTION (trimmed; "" before
+	 * the first header). */
+	void (*entry)(void *arg, int num, const char *section, const char *key,
+		      const char *value);
 	void *arg;
-	/* Every "batch_kernel = VALUE" line, as kernel. */
-	void (*batch_kernel)(void *arg, int line, const char *section,
-			     const char *value);
 };
 
 /* Read PATH and collect what it says for SECTION (a "cpu VENDOR FAMILY

@@ -1,6 +1,7 @@
 /* heuristic.c - the kernel a CPU gets when no config speaks for it.
  *
- * Data, not code paths: a table, first matching row wins.  Rows match the
+ * Data, not code paths: a table per kind of kernel, first matching row
+ * wins.  Rows match the
  * vendor string, display family and display model only.  Never the
  * hyper-threading bit: dual-core K8 and Core 2 set it too, and reading it as
  * "Pentium 4" cost K8 25 % in OpenSSL 0.9.8.  Never codename strings: they
@@ -15,6 +16,7 @@
 #include <string.h>
 #include "heuristic.h"
 
+/* A row; the tables end with a row whose kernel is NULL. */
 struct rule {
 	const char *vendor;
 	int family_min, family_max; /* display family, inclusive */
@@ -27,7 +29,7 @@ static const char core2[] =
 	"Intel Core 2 (family 6, models 15, 22, 23, 29): 8-bit state, one "
 	"byte a trip (measured char 183.2 vs int 129.4 MB/s)";
 
-static const struct rule rules[] = {
+static const struct rule single_rules[] = {
 	/* Evidence: OpenSSL rc4-586.pl (the RC4_set_key comment): the 8-bit
 	 * schedule runs 3.5x faster than the 32-bit one on P4; rc4-x86_64.pl
 	 * (May 2005): RC4_CHAR 2.7x faster than RC4_INT on a P4 Xeon, and
@@ -37,8 +39,8 @@ static const struct rule rules[] = {
 	  "(OpenSSL: RC4_CHAR 2.7-3.5x faster than RC4_INT)" },
 
 	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29).
-	 * Evidence: design.md's seed table (64-bit, 8 KiB blocks: char 183.2
-	 * vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths
+	 * Evidence: doc/kernels.md's Core 2 table (64-bit, 8 KiB blocks: char
+	 * 183.2 vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths
 	 * hit a partial-register stall, the folded char loop cloop1 is "the
 	 * optimal fit for Core2". */
 	{ "GenuineIntel", 6, 6, 15, 15, "char-1x", core2 },
@@ -62,39 +64,46 @@ static const struct rule rules[] = {
 	  "32-bit state, unrolled x8" },
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit).  Evidence: design.md's seed table (dual-core rev F,
+	 * the HT bit).  Evidence: doc/kernels.md's K8 table (dual-core rev F,
 	 * 64-bit, 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron
 	 * over 2x slower with the 8-bit schedule. */
 	{ "AuthenticAMD", 15, 15, 0, INT_MAX, "int-8x",
 	  "AMD family 15 (K8, any revision and core count): 32-bit state "
 	  "(measured int 484.9 vs char 362.8 MB/s)" },
 
-	/* Zen 3 and Zen 4.  Evidence: `make bench` on an AMD family 25 model
-	 * 17 (Zen 4): the ring5 loops 1.24-1.27x the 16x SSE4.1 loops at 8 KiB
-	 * and 1.12x at 256 B on a quiet host (char and long within 1 %, long
-	 * kept as the steadier 16x one was); they fall ~10 % behind when
-	 * another guest loads the host, so the tuner's measurement decides. */
+	/* Zen 3 and Zen 4.  Evidence: doc/kernels.md's Zen 4 table (AMD
+	 * family 25 model 17): the ring5 loops 1.24-1.27x the 16x SSE4.1 loops
+	 * at 8 KiB on a quiet host (char and long within 1 %, long kept as
+	 * the steadier 16x one was). */
 	{ "AuthenticAMD", 25, 25, 0, INT_MAX, "long-ring5-sse41",
 	  "AMD family 25 (Zen 3, Zen 4): 64-bit state, S[x] read 5 bytes "
 	  "ahead (measured 1.25x the 16x SSE4.1 loop on Zen 4)" },
 
-	/* K10, Bulldozer, Zen 1/2, later Zen.  Evidence: rc4-x86_64.pl (May 2011):
-	 * Bulldozer 4.5 cycles/byte on the 32-bit-state path; `make bench`
-	 * on an AMD family 25 model 17 (Zen 4): int-8x at 0.985-0.996 of the
-	 * best C kernel over four runs, char-1x at 0.77-0.80. */
+	/* K10, Bulldozer, Zen 1/2, later Zen.  Evidence: rc4-x86_64.pl (May
+	 * 2011): Bulldozer 4.5 cycles/byte on the 32-bit-state path;
+	 * doc/kernels.md's Zen 4 table: int-8x at 0.985-0.996 of the best C
+	 * kernel over four runs, char-1x at 0.77-0.80. */
 	{ "AuthenticAMD", 16, INT_MAX, 0, INT_MAX, "int-8x",
 	  "AMD family 16 and later (K10, Bulldozer, Zen): 32-bit state, "
 	  "unrolled x8 (measured within 2 % of the best C kernel on Zen 4)" },
+
+	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
-const char *rc4_heuristic(const struct rc4_cpu *cpu, const char **rule)
+/* A kind without a table (batch kernels, so far) has no rules: the tuner's
+ * measurement or the portable default decides. */
+static const struct rule *const tables[RC4K_KINDS] = {
+	[RC4K_SINGLE] = single_rules,
+};
+
+const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
+			  const char **rule)
 {
 	const char *why = "CPU not identified: no rule applies";
 
 	if (cpu != NULL) {
 		why = "no rule for this CPU";
-		for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-			const struct rule *r = &rules[i];
+		for (const struct rule *r = tables[kind]; r && r->kernel; r++)
 			if (strcmp(cpu->vendor, r->vendor) == 0 &&
 			    cpu->family >= r->family_min &&
 			    cpu->family <= r->family_max &&
@@ -104,7 +113,6 @@ const char *rc4_heuristic(const struct rc4_cpu *cpu, const char **rule)
 					*rule = r->why;
 				return r->kernel;
 			}
-		}
 	}
 	if (rule)
 		*rule = why;

@@ -23,7 +23,7 @@ int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len)
 		errno = EINVAL;
 		return -1;
 	}
-	const struct rc4k *k = rc4_current();
+	const struct rc4k *k = rc4k_single(rc4_current(RC4K_SINGLE));
 	k->set_key(state_of(key), data, len);
 	key->kernel = k;
 	return 0;
@@ -78,10 +78,11 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 			return -1;
 		}
 
-	const struct rc4k_batch *b = rc4_batch_current();
-	const struct rc4k *cur = rc4_current();
+	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
+	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
 	/* The current kernel continues these keys if it reads this layout. */
-	const struct rc4k *single = cur->width == b->width ? cur : b->single;
+	const struct rc4k *single =
+		cur->info.width == b->info.width ? cur : b->single;
 	struct rc4k_state *st[GROUP];
 	const uint8_t *key[GROUP];
 
@@ -101,7 +102,7 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 			const void *const *in, void *const *out)
 {
-	const struct rc4k_batch *b = rc4_batch_current();
+	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
 	struct rc4k_state *st[GROUP];
 	const uint8_t *pin[GROUP];
 	uint8_t *pout[GROUP];
@@ -122,7 +123,7 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;
-		if (k->width != b->width) {
+		if (k->info.width != b->info.width) {
 			/* set up by a kernel of another layout */
 			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
 			continue;

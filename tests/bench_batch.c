@@ -19,7 +19,7 @@
 #include <string.h>
 #include "rc4tune.h"
 #include "benchutil.h"
-#include "kernels/batch.h"
+#include "kernels/kernel.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
@@ -167,9 +167,9 @@ int main(int argc, char **argv)
 			MAXROUNDS);
 		return 2;
 	}
-	for (const struct rc4k_batch *const *b = rc4k_batch_registry;
+	for (const struct rc4k_info *const *b = rc4k_registry;
 	     *b && n < MAXC - 1; b++)
-		if (rc4k_batch_usable(*b))
+		if ((*b)->kind == RC4K_BATCH && rc4k_usable(*b))
 			cands[n++] = (struct cand){ .name = (*b)->name, .what = BATCH };
 	for (size_t i = 0; n < MAXC - 1 &&
 			   (name = rc4tune_kernel_info(i, NULL, &usable));

@@ -13,6 +13,12 @@
 
 static size_t nbatch;
 
+/* The Ith batch kernel. */
+static const struct rc4k_batch *batch(size_t i)
+{
+	return rc4k_batch(rc4k_nth(RC4K_BATCH, i));
+}
+
 /* Key counts: none, one, odd, lane multiples and one past them. */
 static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 17 };
 #define NCOUNTS (sizeof counts / sizeof counts[0])
@@ -33,7 +39,7 @@ struct mirror {
 static void mirror_crypt(struct mirror *m, size_t len, const uint8_t *in,
 			 uint8_t *out)
 {
-	rc4k_registry[0]->crypt(&m->st, len, in, out);
+	rc4k_char_ref.crypt(&m->st, len, in, out);
 }
 
 static void mirror_skip(struct mirror *m, size_t n)
@@ -50,7 +56,7 @@ static void mirror_skip(struct mirror *m, size_t n)
  * and at the end each key alone through rc4tune_crypt. */
 START_TEST(test_batch_vs_reference)
 {
-	const struct rc4k_batch *b = rc4k_batch_registry[_i / NCOUNTS];
+	const struct rc4k_batch *b = batch((size_t)_i / NCOUNTS);
 	size_t n = counts[_i % NCOUNTS];
 	static rc4tune_key keys[MAXN];
 	static struct mirror ref[MAXN];
@@ -60,22 +66,24 @@ START_TEST(test_batch_vs_reference)
 	size_t len[MAXN];
 	uint64_t seed = 0xba7c0000u + (uint64_t)_i;
 
-	if (!rc4k_batch_usable(b))
+	if (!rc4k_usable(&b->info))
 		return;
-	ck_assert_int_eq(rc4tune_use_batch_kernel(b->name), 0);
+	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
 	ck_assert_int_eq(rc4tune_use_kernel(singles[_i % 3]), 0);
 	for (size_t i = 0; i < n; i++) {
 		ref[i].len = len[i] = 1 + test_below(&seed, 256);
 		test_fill(&seed, ref[i].key, ref[i].len);
 		data[i] = ref[i].key;
-		rc4k_registry[0]->set_key(&ref[i].st, ref[i].key, ref[i].len);
+		rc4k_char_ref.set_key(&ref[i].st, ref[i].key, ref[i].len);
 	}
 	ck_assert_int_eq(rc4tune_set_keys(keys, n, data, len), 0);
 	/* the current kernel continues the keys if it reads their layout */
-	const struct rc4k *cur = rc4k_find(singles[_i % 3]);
+	const struct rc4k *cur =
+		rc4k_single(rc4k_find(RC4K_SINGLE, singles[_i % 3]));
 	for (size_t i = 0; i < n; i++)
 		ck_assert_ptr_eq(keys[i].kernel,
-				 cur->width == b->width ? cur : b->single);
+				 cur->info.width == b->info.width ? cur
+								  : b->single);
 
 	for (int msg = 0; msg < 6; msg++) {
 		/* odd lengths, a zero, and one long enough for whole words */
@@ -96,7 +104,7 @@ START_TEST(test_batch_vs_reference)
 			ck_assert_msg(memcmp(out[i], want, m) == 0,
 				      "%s: %zu keys, key %zu (%zu bytes), "
 				      "message %d (%zu bytes)",
-				      b->name, n, i, len[i], msg, m);
+				      b->info.name, n, i, len[i], msg, m);
 			/* half the keys skip: they fall out of step */
 			if (msg == 2 && i % 2 == 1) {
 				size_t skip = test_below(&seed, 1100);
@@ -110,22 +118,25 @@ START_TEST(test_batch_vs_reference)
 		rc4tune_crypt(&keys[i], 40, in[i], out[i]);
 		mirror_crypt(&ref[i], 40, in[i], want);
 		ck_assert_msg(memcmp(out[i], want, 40) == 0,
-			      "%s: key %zu of %zu alone", b->name, i, n);
+			      "%s: key %zu of %zu alone", b->info.name, i, n);
 	}
 }
 END_TEST
 
 START_TEST(test_selftest)
 {
-	const struct rc4k_batch *b = rc4k_batch_registry[_i];
+	const struct rc4k_batch *b = batch((size_t)_i);
 
+	ck_assert_int_eq(b->info.kind, RC4K_BATCH);
 	ck_assert_uint_ge(b->lanes, 2);
-	ck_assert_uint_ne(b->width, 0);
-	ck_assert_uint_eq(b->single->width, b->width);
-	ck_assert_ptr_eq(rc4k_batch_find(b->name), b);
-	if (rc4k_batch_usable(b))
-		ck_assert_msg(rc4k_batch_selftest(b) == 0,
-			      "%s fails its self-test", b->name);
+	ck_assert_uint_ne(b->info.width, 0);
+	ck_assert_uint_eq(b->single->info.width, b->info.width);
+	ck_assert_ptr_eq(rc4k_find(RC4K_BATCH, b->info.name), &b->info);
+	/* batch and single-stream names never meet */
+	ck_assert_ptr_null(rc4k_find(RC4K_SINGLE, b->info.name));
+	if (rc4k_usable(&b->info))
+		ck_assert_msg(rc4k_selftest(&b->info) == 0,
+			      "%s fails its self-test", b->info.name);
 }
 END_TEST
 
@@ -213,8 +224,8 @@ START_TEST(test_mixed_layouts)
 
 	for (size_t i = 0; i < N; i++) {
 		struct rc4k_state st;
-		rc4k_registry[0]->set_key(&st, (const uint8_t *)name[i], 5);
-		rc4k_registry[0]->crypt(&st, sizeof want, zero, want);
+		rc4k_char_ref.set_key(&st, (const uint8_t *)name[i], 5);
+		rc4k_char_ref.crypt(&st, sizeof want, zero, want);
 		ck_assert_msg(memcmp(got[i], want, sizeof want) == 0,
 			      "key %zu (%s)", i, setup[i] ? setup[i] : "batch");
 	}
@@ -268,8 +279,8 @@ START_TEST(test_bad_streams)
 	for (size_t i = 0; i < 3; i++) {
 		struct rc4k_state st;
 		uint8_t want;
-		rc4k_registry[0]->set_key(&st, data[i], 1);
-		rc4k_registry[0]->crypt(&st, 1, zero, &want);
+		rc4k_char_ref.set_key(&st, data[i], 1);
+		rc4k_char_ref.crypt(&st, 1, zero, &want);
 		ck_assert_uint_eq(out[i][0], want);
 	}
 }
@@ -335,41 +346,42 @@ START_TEST(test_select_from_config)
 	struct rc4_cpu cpu = { .vendor = "Nobody", .family = 1, .model = 2 };
 	struct rc4_select_in in = { .conf = path, .cpu = NULL,
 				    .cpu_why = "a fixture", .find = rc4k_find };
+	const struct rc4k_info *fallback = rc4k_kinds[RC4K_BATCH].fallback;
 	int fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	write_conf(path, "[default]\nbatch_kernel = int-2lane\nkernel = int-8x\n"
 			 "[cpu Nobody 1 2]\nbatch_kernel = char-8lane\n");
-	ck_assert_str_eq(rc4_select_batch(&in, trail, sizeof trail)->name,
+	ck_assert_str_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail)->name,
 			 "int-2lane");
 	ck_assert_ptr_nonnull(strstr(
-		trail, "batch chosen: int-2lane (config line 2 [default])"));
+		trail, "batch: chosen: int-2lane (config line 2 [default])"));
 	/* the library's first use (each test runs in a fresh process), on
 	 * a CPU that is not "Nobody 1 2" */
 	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
 	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
 	in.cpu = &cpu;
-	ck_assert_str_eq(rc4_select_batch(&in, trail, sizeof trail)->name,
+	ck_assert_str_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail)->name,
 			 "char-8lane");
 
 	write_conf(path, "[default]\nbatch_kernel = int-8x\n");
-	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
-			 rc4k_batch_default);
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+			 fallback);
 	ck_assert_ptr_nonnull(strstr(
 		trail, "\"int-8x\": unknown batch kernel; skipped"));
 	said_conf(trail, path, "read");
 
 	/* a file not used: the trail says why, as the single kernel's */
 	write_conf(path, "[default]\nbatch_kernel = int-2lane\n[oops\n");
-	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
-			 rc4k_batch_default);
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+			 fallback);
 	said_conf(trail, path, "whole file ignored: line 3: section header "
 			       "without a closing ']'");
 	ck_assert_int_eq(unlink(path), 0);
-	ck_assert_ptr_eq(rc4_select_batch(&in, NULL, 0), rc4k_batch_default);
-	ck_assert_ptr_eq(rc4_select_batch(&in, trail, sizeof trail),
-			 rc4k_batch_default);
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, NULL, 0), fallback);
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+			 fallback);
 	said_conf(trail, path, "no such file");
 }
 END_TEST
@@ -379,7 +391,7 @@ int main(void)
 	Suite *s = suite_create("batch");
 	TCase *tc = tcase_create("all");
 
-	while (rc4k_batch_registry[nbatch])
+	while (rc4k_nth(RC4K_BATCH, nbatch))
 		nbatch++;
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_selftest, 0, (int)nbatch);

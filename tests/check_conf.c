@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "testutil.h"
+#include "tuner/checkconf.h"
 
 static char path[sizeof test_dir + 32];
 static struct rc4_conf conf;
@@ -51,18 +52,18 @@ START_TEST(test_sections)
 				   "[cpu AuthenticAMD 25 17]\nkernel = char-1x\n",
 				   CPU),
 			 0);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "int-4x");
-	ck_assert_int_eq(conf.line[RC4_CONF_DEFAULT], 4);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "long-8x");
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 7);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-4x");
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line, 4);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 7);
 
 	/* no section for this CPU: only [default] */
 	ck_assert_int_eq(read_text("[default]\nkernel = int-4x\n", CPU), 0);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "");
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "");
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
 	/* CPU not identified: no section applies */
 	ck_assert_int_eq(read_text("[" CPU "]\nkernel = int-4x\n", NULL), 0);
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
 }
 END_TEST
 
@@ -70,13 +71,13 @@ END_TEST
 START_TEST(test_section_match)
 {
 	ck_assert_int_eq(read_text("[  " CPU "\t]\nkernel = int-4x\n", CPU), 0);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "int-4x");
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "int-4x");
 	ck_assert_int_eq(read_text("[cpu  GenuineIntel 6 207]\nkernel = x\n"
 				   "[cpu GenuineIntel 6 0207]\nkernel = y\n"
 				   "[CPU GenuineIntel 6 207]\nkernel = z\n",
 				   CPU),
 			 0);
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 0);
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
 }
 END_TEST
 
@@ -89,16 +90,16 @@ START_TEST(test_duplicates)
 				   "[default]\nkernel = b\n",
 				   CPU),
 			 0);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_CPU], "long-8x");
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU], 7);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "b");
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 7);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "b");
 }
 END_TEST
 
 START_TEST(test_empty_and_missing)
 {
 	ck_assert_int_eq(read_text("", CPU), 0);
-	ck_assert_int_eq(conf.line[RC4_CONF_CPU] + conf.line[RC4_CONF_DEFAULT],
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line + conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line,
 			 0);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
@@ -110,8 +111,8 @@ END_TEST
  * line at fault and the reason given. */
 static void refused(int line, const char *reason)
 {
-	ck_assert_int_eq(conf.line[RC4_CONF_DEFAULT], 0);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "");
+	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line, 0);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "");
 	ck_assert_int_eq(conf.bad_line, line);
 	ck_assert_msg(strstr(why, reason) != NULL, "\"%s\" lacks \"%s\"", why,
 		      reason);
@@ -158,7 +159,7 @@ START_TEST(test_line_length)
 		snprintf(text, sizeof text, "[default]\nkernel = %s\n", value);
 		if (extra == 0) {
 			ck_assert_int_eq(read_text(text, CPU), 0);
-			ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], value);
+			ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, value);
 		} else {
 			ck_assert_int_eq(read_text(text, CPU), -1);
 			refused(2, "longer than 198 bytes");
@@ -260,7 +261,7 @@ START_TEST(test_permissions)
 }
 END_TEST
 
-/* What --check-conf is told. */
+/* What --check-conf is told, and the reader's entry hook. */
 struct heard {
 	int n;
 	struct {
@@ -282,14 +283,16 @@ static void on_note(void *arg, int line, bool error, const char *msg)
 	h->n++;
 }
 
-static void on_kernel(void *arg, int line, const char *section,
-		      const char *value)
+/* The reader's entry hook: the lines of "kernel" keys. */
+static void on_entry(void *arg, int line, const char *section,
+		     const char *key, const char *value)
 {
 	struct heard *h = arg;
 	(void)section;
 	(void)value;
 	ck_assert_int_lt(h->nkernels, 16);
-	h->kernels[h->nkernels++] = line;
+	if (strcmp(key, "kernel") == 0)
+		h->kernels[h->nkernels++] = line;
 }
 
 static void heard(const struct heard *h, int i, int line, bool error,
@@ -305,7 +308,7 @@ static void heard(const struct heard *h, int i, int line, bool error,
 START_TEST(test_hooks)
 {
 	struct heard h = { 0 };
-	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h, NULL };
+	struct rc4_conf_hooks hooks = { NULL, on_entry, &h };
 
 	static const char text[] = "orphan = 1\n"              /* 1 */
 				   "[default]\nkernel = int-4x\n" /* 2, 3 */
@@ -316,8 +319,8 @@ START_TEST(test_hooks)
 				   "[default]\nkernel = int-8x\n"; /* 9, 10 */
 
 	put(text, sizeof text - 1);
-	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
-				       sizeof why),
+	ck_assert_int_eq(checkconf(path, CPU, on_note, &h, &conf, why,
+				   sizeof why),
 			 0);
 	heard(&h, 0, 1, false, "outside any section");
 	heard(&h, 1, 1, false, "unknown key \"orphan\"");
@@ -328,10 +331,14 @@ START_TEST(test_hooks)
 	heard(&h, 5, 9, false, "section [default] repeated (first at line 2)");
 	heard(&h, 6, 10, false, "kernel set again in [default]");
 	ck_assert_int_eq(h.n, 7);
+	/* the reader's entry hook sees every key, kernel keys among them */
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
+				       sizeof why),
+			 0);
 	ck_assert_int_eq(h.nkernels, 4);
 	ck_assert_int_eq(h.kernels[0], 3);
 	ck_assert_int_eq(h.kernels[3], 10);
-	ck_assert_str_eq(conf.kernel[RC4_CONF_DEFAULT], "int-8x");
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-8x");
 }
 END_TEST
 
@@ -340,7 +347,6 @@ END_TEST
 START_TEST(test_headers_without_keys)
 {
 	struct heard h = { 0 };
-	struct rc4_conf_hooks hooks = { on_kernel, on_note, &h, NULL };
 
 	static const char text[] = "[default]\n"                 /* 1 */
 				   "[cpu AuthenticAMD 025 17]\n" /* 2 */
@@ -349,14 +355,13 @@ START_TEST(test_headers_without_keys)
 				   "[default]\n";               /* 5 */
 
 	put(text, sizeof text - 1);
-	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
-				       sizeof why),
+	ck_assert_int_eq(checkconf(path, CPU, on_note, &h, &conf, why,
+				   sizeof why),
 			 0);
 	heard(&h, 0, 2, true, "malformed section [cpu AuthenticAMD 025 17]");
 	heard(&h, 1, 4, false, "unknown section [foo]");
 	heard(&h, 2, 5, false, "section [default] repeated (first at line 1)");
 	ck_assert_int_eq(h.n, 3);
-	ck_assert_int_eq(h.nkernels, 0);
 }
 END_TEST
 
@@ -379,7 +384,6 @@ START_TEST(test_many_sections)
 	size_t size = RC4_CONF_MAX_SIZE, len = 0;
 	char *text = malloc(size);
 	int repeats = 0;
-	struct rc4_conf_hooks hooks = { NULL, count_repeats, &repeats, NULL };
 
 	ck_assert_ptr_nonnull(text);
 	for (int round = 0; round < 2; round++)
@@ -390,8 +394,8 @@ START_TEST(test_many_sections)
 		}
 	put(text, len);
 	free(text);
-	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, &hooks, why,
-				       sizeof why),
+	ck_assert_int_eq(checkconf(path, CPU, count_repeats, &repeats, &conf,
+				   why, sizeof why),
 			 0);
 	ck_assert_int_eq(repeats, N);
 }

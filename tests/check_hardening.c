@@ -154,7 +154,7 @@ static atomic_bool stop;
 static void *encrypt_while_switching(void *arg)
 {
 	uint64_t seed = (uintptr_t)arg;
-	const struct rc4k *ref = rc4k_registry[0];
+	const struct rc4k *ref = &rc4k_char_ref;
 	rc4tune_key k;
 	struct rc4k_state want;
 	uint8_t key[16], zero[CHUNK] = { 0 }, got[CHUNK], exp[CHUNK];

@@ -11,6 +11,12 @@
 
 static size_t nkernels;
 
+/* The Ith single-stream kernel. */
+static const struct rc4k *kernel(int i)
+{
+	return rc4k_single(rc4k_nth(RC4K_SINGLE, (size_t)i));
+}
+
 /* --- RFC 6229, parsed from tests/rfc6229.txt --- */
 #define RFC_KEYS 14
 #define RFC_ROWS 18
@@ -72,12 +78,13 @@ END_TEST
 
 START_TEST(test_rfc6229)
 {
-	const struct rc4k *k = rc4k_registry[_i];
+	const struct rc4k *k = kernel(_i);
 	static uint8_t zero[4112], out[4112];
 	struct rc4k_state st;
 
-	if (!rc4k_usable(k)) {
-		printf("%s: not usable on this CPU, RFC 6229 skipped\n", k->name);
+	if (!rc4k_usable(&k->info)) {
+		printf("%s: not usable on this CPU, RFC 6229 skipped\n",
+		       k->info.name);
 		return;
 	}
 	for (int v = 0; v < nrfc; v++) {
@@ -87,17 +94,17 @@ START_TEST(test_rfc6229)
 			ck_assert_msg(memcmp(out + rfc[v].off[r], rfc[v].ks[r],
 					     16) == 0,
 				      "%s: key %d (%zu bytes) offset %zu",
-				      k->name, v, rfc[v].len, rfc[v].off[r]);
+				      k->info.name, v, rfc[v].len, rfc[v].off[r]);
 	}
 }
 END_TEST
 
 START_TEST(test_selftest)
 {
-	const struct rc4k *k = rc4k_registry[_i];
-	if (rc4k_usable(k))
-		ck_assert_msg(rc4k_selftest(k) == 0, "%s fails its self-test",
-			      k->name);
+	const struct rc4k *k = kernel(_i);
+	if (rc4k_usable(&k->info))
+		ck_assert_msg(rc4k_selftest(&k->info) == 0,
+			      "%s fails its self-test", k->info.name);
 }
 END_TEST
 
@@ -127,12 +134,12 @@ static void crypt_split(const struct rc4k *k, struct rc4k_state *st,
 
 START_TEST(test_vs_reference)
 {
-	const struct rc4k *k = rc4k_registry[_i], *ref = rc4k_registry[0];
+	const struct rc4k *k = kernel(_i), *ref = &rc4k_char_ref;
 	static uint8_t key[256], in[MAXLEN], want[MAXLEN], got[MAXLEN];
 	uint64_t seed = 0x5eed0000u + (uint64_t)_i;
 	struct rc4k_state sr, sk;
 
-	if (!rc4k_usable(k))
+	if (!rc4k_usable(&k->info))
 		return;
 	for (int trial = 0; trial < 300; trial++) {
 		size_t klen = 1 + test_below(&seed, 256);
@@ -155,7 +162,7 @@ START_TEST(test_vs_reference)
 			ck_assert_msg(memcmp(want, got, len) == 0,
 				      "%s: trial %d key %zu bytes, len %zu, "
 				      "in+%u out+%u%s, message %d",
-				      k->name, trial, klen, len, ain, aout,
+				      k->info.name, trial, klen, len, ain, aout,
 				      inplace ? " in place" : "", msg);
 		}
 	}
@@ -166,13 +173,13 @@ END_TEST
 START_TEST(test_vs_openssl)
 {
 #ifdef HAVE_LIBCRYPTO
-	const struct rc4k *k = rc4k_registry[_i];
+	const struct rc4k *k = kernel(_i);
 	static uint8_t key[256], in[MAXLEN], want[MAXLEN], got[MAXLEN];
 	uint64_t seed = 0x055100u + (uint64_t)_i;
 	struct rc4k_state st;
 	RC4_KEY ok;
 
-	if (!rc4k_usable(k))
+	if (!rc4k_usable(&k->info))
 		return;
 	for (int trial = 0; trial < 100; trial++) {
 		size_t klen = 1 + test_below(&seed, 256);
@@ -186,7 +193,7 @@ START_TEST(test_vs_openssl)
 		k->crypt(&st, len, in, got);
 		ck_assert_msg(memcmp(want, got, len) == 0,
 			      "%s differs from OpenSSL: key %zu bytes, len %zu",
-			      k->name, klen, len);
+			      k->info.name, klen, len);
 	}
 #else
 	if (_i == 0)
@@ -200,7 +207,7 @@ int main(void)
 	Suite *s = suite_create("kernels");
 	TCase *tc = tcase_create("all");
 
-	while (rc4k_registry[nkernels])
+	while (rc4k_nth(RC4K_SINGLE, nkernels))
 		nkernels++;
 	load_rfc6229();
 	tcase_set_timeout(tc, 120);

@@ -1,13 +1,14 @@
 /* fuzz_conf.c - libFuzzer over the library's config reader and selection:
  * the input is a config file, read as the library reads it (no hooks) and
- * as --check-conf does (hooks), then given to the selection for a fixed
- * CPU.  Built and run by `make fuzz` only.
+ * as --check-conf does (its hooks), then given to the selection of every
+ * kind for a fixed CPU.  Built and run by `make fuzz` only.
  *
  * Besides no crash, leak or UB, it checks that both reads agree, that a
  * refused file yields nothing, and that the selection takes this CPU's
  * kernel whenever the file is read and names a kernel that runs here. */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "select.h"
+#include "tuner/checkconf.h"
 
 #define SECTION "cpu GenuineIntel 6 207"
 
@@ -34,20 +36,10 @@ static void must(int ok, const char *what)
 	}
 }
 
-/* The hooks see every line; they only look, as --check-conf's print. */
-static void on_kernel(void *arg, int line, const char *section,
-		      const char *value)
-{
-	must(line > 0 && strlen(section) < 64 &&
-		     strlen(value) <= RC4_CONF_MAX_LINE,
-	     "kernel hook out of bounds");
-	(void)arg;
-	(void)rc4k_find(value);
-}
-
+/* --check-conf's notes: each has a line and a message. */
 static void on_note(void *arg, int line, bool error, const char *msg)
 {
-	must(line >= 0 && msg[0] != '\0', "note hook without a message");
+	must(line >= 0 && msg[0] != '\0', "note without a message");
 	(void)arg;
 	(void)error;
 }
@@ -57,8 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct rc4_cpu cpu = { .vendor = "GenuineIntel",
 					    .family = 6, .model = 207 };
 	struct rc4_conf plain, checked;
-	struct rc4_conf_hooks hooks = { on_kernel, on_note, NULL };
-	char why[512], trail[4096];
+	char why[512], trail[RC4_TRAIL_MAX];
 
 	if (fd < 0) {
 		fd = mkstemp(path); /* mode 0600: the reader's owner rule */
@@ -70,28 +61,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     "writing the input");
 
 	int rc = rc4_conf_read(path, SECTION, &plain, NULL, why, sizeof why);
-	int rc2 = rc4_conf_read(path, SECTION, &checked, &hooks, why,
-				sizeof why);
+	int rc2 = checkconf(path, SECTION, on_note, NULL, &checked, why,
+			    sizeof why);
 	must(rc == 0 || rc == -1, "status of an existing file");
 	must(rc == rc2 && memcmp(&plain, &checked, sizeof plain) == 0,
 	     "the library and --check-conf read the file differently");
+	static const struct rc4_conf nothing = { 0 };
 	if (rc != 0)
-		must(plain.line[0] == 0 && plain.line[1] == 0 &&
-			     plain.kernel[0][0] == '\0' &&
-			     plain.kernel[1][0] == '\0',
+		must(memcmp(plain.value, nothing.value, sizeof plain.value) == 0,
 		     "a refused file gave a kernel");
 
 	struct rc4_select_in in = { .conf = path, .cpu = &cpu,
 				    .find = rc4k_find };
-	const struct rc4k *k = rc4_select(&in, trail, sizeof trail);
-	must(k != NULL && rc4_kernel_refused(k) == NULL,
-	     "selection chose a kernel that may not run");
-	must(memchr(trail, '\0', sizeof trail) != NULL, "trail not a string");
-	const struct rc4k *want =
-		rc == 0 && plain.line[RC4_CONF_CPU] != 0
-			? rc4k_find(plain.kernel[RC4_CONF_CPU])
-			: NULL;
-	if (want != NULL && rc4_kernel_refused(want) == NULL)
-		must(k == want, "selection skipped this CPU's valid kernel");
+	for (int kind = 0; kind < RC4K_KINDS; kind++) {
+		const struct rc4k_info *k =
+			rc4_select((enum rc4k_kind)kind, &in, trail, sizeof trail);
+		must(k != NULL && rc4_refused(k) == NULL,
+		     "selection chose a kernel that may not run");
+		must(memchr(trail, '\0', sizeof trail) != NULL,
+		     "trail not a string");
+		const struct rc4_conf_value *v = &plain.value[kind][RC4_CONF_CPU];
+		const struct rc4k_info *want =
+			rc == 0 && v->line != 0
+				? rc4k_find((enum rc4k_kind)kind, v->name)
+				: NULL;
+		if (want != NULL && rc4_refused(want) == NULL)
+			must(k == want,
+			     "selection skipped this CPU's valid kernel");
+	}
 	return 0;
 }

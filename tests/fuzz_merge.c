@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     "the library took the old file but refuses the new one");
 		int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
 							   : RC4_CONF_CPU;
-		must(strcmp(conf.kernel[slot], kernel) == 0,
+		must(strcmp(conf.value[RC4K_SINGLE][slot].name, kernel) == 0,
 		     "the library does not read the kernel just written");
 	}
 	free(once);

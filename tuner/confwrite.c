@@ -1,8 +1,7 @@
 /* confwrite.c - put one section into a config file, keeping every other
  * byte, atomically.
  *
- * The file is INI as inih reads it: a line whose first non-blank is ';' or
- * '#' is a comment, '[' ... ']' a section header.  A section spans from
+ * Lines are read as inih reads them (iniline.h).  A section spans from
  * its header to its last line that is neither blank nor a comment: the
  * comments after it usually describe the next section, so they stay. */
 #include <config.h>
@@ -18,34 +17,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "confwrite.h"
+#include "iniline.h"
 
-enum kind { BLANK, COMMENT, HEADER, OTHER };
-
-static enum kind classify(const char *p, size_t n)
+/* Whether the N-byte section name at P names SECTION.  Runs of blanks
+ * count as one and blanks at the ends do not count, on both sides:
+ * "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it would make
+ * a duplicate; and a vendor string may hold blanks ("  Shanghai  "). */
+static bool names_section(const char *p, size_t n, const char *section)
 {
-	size_t i = 0;
+	const char *end = p + n, *s = section;
 
-	while (i < n && isspace((unsigned char)p[i]))
-		i++;
-	if (i == n)
-		return BLANK;
-	if (p[i] == ';' || p[i] == '#')
-		return COMMENT;
-	if (p[i] == '[' && memchr(p + i, ']', n - i))
-		return HEADER;
-	return OTHER;
-}
-
-/* Whether header line P (up to END, which a ']' precedes) names SECTION.
- * Runs of blanks count as one and blanks at the ends do not count, on both
- * sides: "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it would
- * make a duplicate; and a vendor string may hold blanks ("  Shanghai  "). */
-static bool names_section(const char *p, const char *end, const char *section)
-{
-	const char *s = section;
-
-	p = (const char *)memchr(p, '[', (size_t)(end - p)) + 1;
-	end = memchr(p, ']', (size_t)(end - p)); /* the first ']', as inih */
 	for (;;) {
 		while (p < end && isspace((unsigned char)*p))
 			p++;
@@ -89,37 +70,38 @@ char *confwrite_merge(const char *old, size_t len, const char *section,
 	if (f == NULL)
 		return NULL;
 	for (size_t pos = 0, end; pos < len; pos = end) {
+		struct rc4_ini_line l;
+
 		nl = memchr(old + pos, '\n', len - pos);
 		end = nl ? (size_t)(nl - old) + 1 : len;
 		lineno++;
-
-		/* A UTF-8 BOM before the first line: inih skips it, so do
-		 * we, and it stays in front of whatever replaces that line. */
-		size_t bom = 0;
-		if (pos == 0 && len >= 3 && memcmp(old, "\xef\xbb\xbf", 3) == 0)
-			bom = 3;
-		enum kind kind = classify(old + pos + bom, end - pos - bom);
-		last_blank = kind == BLANK;
-		if (kind == OTHER && in_live)
+		rc4_ini_line(old + pos, (nl ? end - 1 : end) - pos, pos == 0, &l);
+		last_blank = l.kind == RC4_INI_BLANK;
+		if ((l.kind == RC4_INI_ENTRY || l.kind == RC4_INI_BAD) && in_live)
 			span_end = end;
-		if (kind != HEADER)
+		if (l.kind != RC4_INI_HEADER)
 			continue;
-		bool named = names_section(old + pos, old + end, section);
+		bool named = names_section(old + pos + l.name, l.name_len,
+					   section);
 		if (in_live) {
 			copied = span_end; /* drop the section, keep the rest */
 			in_live = false;
 			/* An indented header now follows a key line (ours, or
 			 * one before a dropped duplicate): inih would append
 			 * it to that key's value.  It loses its indent. */
-			if (!named && isspace((unsigned char)old[pos])) {
+			if (!named && l.indented) {
 				fwrite(old + copied, 1, pos - copied, f);
-				copied = pos;
-				while (isspace((unsigned char)old[copied]))
-					copied++;
+				copied = pos + l.start;
 			}
 		}
 		if (!named)
 			continue;
+		/* A UTF-8 BOM before the first line (inih skips it) stays
+		 * in front of whatever replaces that line. */
+		size_t bom = pos == 0 && len >= 3 &&
+					     memcmp(old, "\xef\xbb\xbf", 3) == 0
+				     ? 3
+				     : 0;
 		fwrite(old + copied, 1, pos + bom - copied, f);
 		if (found++ == 0)
 			put_text(f, text, eol);

@@ -1,9 +1,13 @@
-/* explain.h - rc4tune's questions about the selection: --explain,
- * --heuristic, --check-conf.  Each returns the exit status. */
+/* explain.h - rc4tune's questions about kernels and the selection: --list,
+ * --explain, --heuristic, --check-conf.  Each returns the exit status. */
 #ifndef RC4_EXPLAIN_H
 #define RC4_EXPLAIN_H
 
-/* The kernel programs get here, then the trail of the selection. */
+/* Every kernel this build compiled, one a line: name, usable, summary. */
+int explain_list(void);
+
+/* The kernel programs get here, then the trail of the selection; then the
+ * same for each other kind, its line starting with its config key. */
 int explain_choice(void);
 
 /* The heuristic's kernel, then the rule: for this CPU, or for the raw

@@ -2,11 +2,11 @@
 #include <config.h>
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explain.h"
-#include "kernels/batch.h"
 #include "kernels/kernel.h"
 #include "tune.h"
 
@@ -47,18 +47,137 @@ static void usage(FILE *f)
 		"  -h, --help            print this help\n");
 }
 
-/* One kernel a line: name first (scripts cut it), usable here, summary. */
-static int list_kernels(void)
+/* What the command line asks for. */
+struct cli {
+	struct tune_opts o;
+	int action; /* the short option of the action; 0: none given */
+	const char *dump, *conf_file;
+};
+
+/* Any kind's kernel NAME. */
+static bool known_kernel(const char *name)
 {
-	for (const struct rc4k *const *k = rc4k_registry; *k; k++)
-		printf("%-16s %-8s %s\n", (*k)->name,
-		       rc4k_usable(*k) ? "usable" : "unusable", (*k)->summary);
-	/* then the batch kernels, for the config's batch_kernel key */
-	for (const struct rc4k_batch *const *b = rc4k_batch_registry; *b; b++)
-		printf("%-16s %-8s batch: %s\n", (*b)->name,
-		       rc4k_batch_usable(*b) ? "usable" : "unusable",
-		       (*b)->summary);
-	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (rc4k_find((enum rc4k_kind)k, name) != NULL)
+			return true;
+	return false;
+}
+
+/* One option's value into C: 0, or the exit status to leave with. */
+static int option(struct cli *c, int opt, const char *arg, const char *text)
+{
+	char *end;
+
+	switch (opt) {
+	case 'o':
+		c->o.output = arg;
+		return 0;
+	case 'w':
+		if (workload_parse(arg, &c->o.workload) == 0)
+			return 0;
+		fprintf(stderr, "rc4tune: unknown workload '%s' (mixed, bulk, "
+				"packets, keys)\n",
+			arg);
+		return EXIT_USAGE;
+	case 'b':
+		c->o.budget = strtod(arg, &end);
+		if (end != arg && *end == '\0' && c->o.budget > 0 &&
+		    c->o.budget <= 3600)
+			return 0;
+		fprintf(stderr, "rc4tune: --budget wants seconds, more than 0 "
+				"and at most 3600, not '%s'\n",
+			arg);
+		return EXIT_USAGE;
+	case 'j':
+		c->o.json = true;
+		return 0;
+	case 'q':
+		c->o.quiet = true;
+		return 0;
+	case 'D':
+		c->dump = arg;
+		return 0;
+	case 'C':
+		c->conf_file = arg;
+		/* fall through */
+	case 'g':
+	case 's':
+	case 'E':
+	case 'H':
+	case 'l':
+	case 'V':
+		if (c->action == 0 || c->action == opt) {
+			c->action = opt;
+			return 0;
+		}
+		fprintf(stderr, "rc4tune: one action at a time (%s)\n", text);
+		return EXIT_USAGE;
+	case 'h':
+		usage(stdout);
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+}
+
+/* The operands after the options, and options that go together: 0, or
+ * EXIT_USAGE after saying why. */
+static int operands(struct cli *c, int argc, char **argv, int i)
+{
+	if (c->action == 's' && i < argc) {
+		c->o.kernels = (const char *const *)argv + i;
+		for (; i < argc; i++)
+			if (!known_kernel(argv[i])) {
+				fprintf(stderr, "rc4tune: unknown kernel '%s' "
+						"(rc4tune --list shows them)\n",
+					argv[i]);
+				return EXIT_USAGE;
+			}
+	}
+	if (c->o.json && c->action == 'g' && c->o.output &&
+	    strcmp(c->o.output, "-") == 0) {
+		fprintf(stderr, "rc4tune: --json and --output - would share "
+				"stdout\n");
+		return EXIT_USAGE;
+	}
+	/* --check-conf FILE as well as --check-conf=FILE */
+	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
+		c->conf_file = argv[i++];
+	if (c->dump != NULL && c->action != 'H') {
+		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
+		return EXIT_USAGE;
+	}
+	if (i < argc) {
+		fprintf(stderr, "rc4tune: unexpected argument '%s'\n", argv[i]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int run(const struct cli *c)
+{
+	switch (c->action) {
+	case 'g':
+		return tune_generate_conf(&c->o);
+	case 's':
+		return tune_speed(&c->o);
+	case 'E':
+		return explain_choice();
+	case 'H':
+		return explain_heuristic(c->dump);
+	case 'C':
+		return explain_check_conf(c->conf_file);
+	case 'l':
+		return explain_list();
+	case 'V':
+		printf("rc4tune %s\n", PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
 }
 
 int main(int argc, char **argv)
@@ -80,117 +199,15 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tune_opts o = { .workload = WORKLOAD_MIXED, .budget = 2.5 };
-	int action = 0, c;
-	const char *dump = NULL, *conf_file = NULL;
-	char *end;
+	struct cli c = { .o = { .workload = WORKLOAD_MIXED, .budget = 2.5 } };
+	int opt, r;
 
-	while ((c = getopt_long(argc, argv, "gso:w:b:jqlVh", opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'w':
-			if (workload_parse(optarg, &o.workload) != 0) {
-				fprintf(stderr, "rc4tune: unknown workload "
-						"'%s' (mixed, bulk, packets, "
-						"keys)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'b':
-			o.budget = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.budget > 0) ||
-			    o.budget > 3600) {
-				fprintf(stderr, "rc4tune: --budget wants "
-						"seconds, more than 0 and at "
-						"most 3600, not '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'D':
-			dump = optarg;
-			break;
-		case 'C':
-			conf_file = optarg;
-			/* fall through */
-		case 'g':
-		case 's':
-		case 'E':
-		case 'H':
-		case 'l':
-		case 'V':
-			if (action != 0 && action != c) {
-				fprintf(stderr, "rc4tune: one action at a "
-						"time (%s)\n",
-					argv[optind - 1]);
-				return EXIT_USAGE;
-			}
-			action = c;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_SUCCESS;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (action == 's' && optind < argc) {
-		o.kernels = (const char *const *)argv + optind;
-		for (; optind < argc; optind++)
-			if (rc4k_find(argv[optind]) == NULL) {
-				fprintf(stderr, "rc4tune: unknown kernel '%s' "
-						"(rc4tune --list shows them)\n",
-					argv[optind]);
-				return EXIT_USAGE;
-			}
-	}
-	if (o.json && action == 'g' && o.output && strcmp(o.output, "-") == 0) {
-		fprintf(stderr, "rc4tune: --json and --output - would share "
-				"stdout\n");
-		return EXIT_USAGE;
-	}
-	/* --check-conf FILE as well as --check-conf=FILE */
-	if (action == 'C' && conf_file == NULL && optind + 1 == argc)
-		conf_file = argv[optind++];
-	if (dump != NULL && action != 'H') {
-		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
-		return EXIT_USAGE;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "rc4tune: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	switch (action) {
-	case 'g':
-		return tune_generate_conf(&o);
-	case 's':
-		return tune_speed(&o);
-	case 'E':
-		return explain_choice();
-	case 'H':
-		return explain_heuristic(dump);
-	case 'C':
-		return explain_check_conf(conf_file);
-	case 'l':
-		return list_kernels();
-	case 'V':
-		printf("rc4tune %s\n", PACKAGE_VERSION);
-		return EXIT_SUCCESS;
-	default:
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	while ((opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts, NULL)) !=
+	       -1)
+		if ((r = option(&c, opt, optarg, argv[optind - 1])) != 0 ||
+		    opt == 'h')
+			return r;
+	if ((r = operands(&c, argc, argv, optind)) != 0)
+		return r;
+	return run(&c);
 }

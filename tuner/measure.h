@@ -1,5 +1,5 @@
-/* measure.h - time every kernel on this CPU and pick the fastest, the same
- * way twice. */
+/* measure.h - time the kernels of one kind on this CPU and pick the
+ * fastest, the same way twice; cells.c says what each kind is timed on. */
 #ifndef RC4_MEASURE_H
 #define RC4_MEASURE_H
 
@@ -7,34 +7,61 @@
 #include <stddef.h>
 #include "kernels/kernel.h"
 
-/* What is timed for each kernel: crypt at the block sizes of `openssl
- * speed` (bytes per second), then a fresh 16-byte key per 16-byte message
- * (keys per second: the password-recovery pattern). */
-#define MEASURE_NSIZES 5
-enum { MEASURE_KEYS = MEASURE_NSIZES, MEASURE_CELLS };
-extern const size_t measure_sizes[MEASURE_NSIZES];
-
-/* What the score weighs: see measure.c for the weights. */
+/* What the score weighs. */
 enum workload { WORKLOAD_MIXED, WORKLOAD_BULK, WORKLOAD_PACKETS,
 		WORKLOAD_KEYS, WORKLOAD_COUNT };
 
 const char *workload_name(enum workload w);
-const char *workload_describe(enum workload w);
 int workload_parse(const char *name, enum workload *w);
+
+#define MEASURE_MAX_CELLS 6
+
+/* One thing every kernel of a kind is timed on. */
+struct cell {
+	const char *label; /* its column's header */
+	size_t bytes;      /* bytes a call; 0: keys a call are counted */
+	unsigned keys;     /* keys a call, when BYTES is 0 */
+};
+
+/* What the kernels of one kind are timed on (cells.c). */
+struct bench {
+	const char *title; /* the table's first line */
+	/* The JSON member that holds this kind's results; NULL: the top
+	 * level's own members. */
+	const char *json;
+	int ncells;
+	struct cell cells[MEASURE_MAX_CELLS];
+	/* The cell whose cycles per byte the table shows, and its label;
+	 * -1: none. */
+	int cpb_cell;
+	const char *cpb_label;
+	/* Each cell's weight in the score, per workload, and in words. */
+	double weight[WORKLOAD_COUNT][MEASURE_MAX_CELLS];
+	const char *describe[WORKLOAD_COUNT];
+	/* The share of --generate-conf's budget this kind gets. */
+	double share;
+	/* Seconds that REPS calls of K in cell C take. */
+	double (*run)(const struct rc4k_info *k, int c, unsigned long reps);
+};
+
+extern const struct bench measure_benches[RC4K_KINDS];
 
 enum kstatus { KERNEL_OK, KERNEL_UNUSABLE, KERNEL_FAILED };
 
 struct kresult {
-	const struct rc4k *k;
-	size_t order;               /* position in the registry: tie-break */
+	const struct rc4k_info *k;
+	size_t order;               /* position among its kind: tie-break */
 	enum kstatus status;
-	double rate[MEASURE_CELLS]; /* medians over rounds */
+	double rate[MEASURE_MAX_CELLS]; /* medians over rounds: bytes or
+					 * keys per second */
 	double score;               /* weighted geometric mean of rate[] */
 	double ratio;               /* score / the winner's score */
 	double spread;              /* relative robust sd of a round's score */
 };
 
 struct measurement {
+	enum rc4k_kind kind;
+	const struct bench *bench;
 	enum workload workload;
 	struct kresult *kr;         /* one per kernel measured */
 	size_t n;
@@ -59,18 +86,17 @@ struct measurement {
 };
 
 /* Called after each round, for a progress line. */
-typedef void measure_progress(void *ctx, const struct measurement *m,
-			      double elapsed, double budget);
+typedef void measure_progress(const struct measurement *m, double elapsed,
+			      double budget);
 
-/* Self-test, then time the kernels NAMES (NULL: every kernel in the
- * registry; else names rc4k_find knows) for about BUDGET seconds.  PREFER
- * (may be NULL) names the kernel a tie goes to.  Returns 0, or -1 after
- * printing why on stderr (no kernel that passed its self-test, out of
- * memory).
- * Either way, measure_free(M) afterwards. */
-int measure_run(struct measurement *m, const char *const *names,
-		enum workload w, double budget, const char *prefer,
-		measure_progress *progress, void *ctx);
+/* Self-test, then time the kernels of KIND named NAMES (NULL: every one
+ * in the registry; else names rc4k_find knows) for about BUDGET seconds.
+ * PREFER (may be NULL) names the kernel a tie goes to.  Returns 0, or -1
+ * after printing why on stderr (no kernel that passed its self-test, out
+ * of memory).  Either way, measure_free(M) afterwards. */
+int measure_run(struct measurement *m, enum rc4k_kind kind,
+		const char *const *names, enum workload w, double budget,
+		const char *prefer, measure_progress *progress);
 
 void measure_free(struct measurement *m);
 

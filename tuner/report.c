@@ -1,5 +1,5 @@
-/* report.c - what the tuner shows of a measurement: a progress line, the
- * `openssl speed`-shaped table, JSON, and the config section text. */
+/* report.c - what the tuner shows of its measurements: a progress line,
+ * the `openssl speed`-shaped tables, JSON, and the config section text. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -8,13 +8,12 @@
 #include <time.h>
 #include "report.h"
 
-void report_progress(void *ctx, const struct measurement *m, double elapsed,
+void report_progress(const struct measurement *m, double elapsed,
 		     double budget)
 {
-	(void)ctx;
-	fprintf(stderr, "\rrc4tune: measuring %zu kernels: round %d, "
+	fprintf(stderr, "\rrc4tune: measuring %zu %ss: round %d, "
 			"%.1f s of %.1f s ",
-		m->n, m->rounds, elapsed, budget);
+		m->n, rc4k_kinds[m->kind].what, m->rounds, elapsed, budget);
 }
 
 void report_progress_end(void)
@@ -28,23 +27,31 @@ static const char *status_text(enum kstatus s)
 				    : "(failed its self-test: never chosen)";
 }
 
-void report_table(FILE *f, const char *prefix, const struct measurement *m)
+/* Byte rates in 1000s, as `openssl speed`; key rates whole. */
+static void cell_value(FILE *f, const struct cell *c, double rate)
 {
-	const struct kresult *win = &m->kr[m->winner];
+	if (c->bytes)
+		fprintf(f, " %10.2fk", rate / 1000);
+	else
+		fprintf(f, " %10.0f", rate);
+}
+
+static void table_rows(FILE *f, const char *prefix,
+		       const struct measurement *m)
+{
+	const struct bench *b = m->bench;
 	int width = 6; /* "kernel" */
 
 	for (size_t i = 0; i < m->n; i++)
 		if ((int)strlen(m->kr[i].k->name) > width)
 			width = (int)strlen(m->kr[i].k->name);
-
-	fprintf(f, "%sThe 'numbers' are in 1000s of bytes per second "
-		   "processed; keys/s: a fresh key per 16-byte message.\n",
-		prefix);
-	fprintf(f, "%s%-*s", prefix, width, "kernel");
-	for (int c = 0; c < MEASURE_NSIZES; c++)
-		fprintf(f, " %5zu bytes", measure_sizes[c]);
-	fprintf(f, " %10s%s %7s\n", "keys/s", m->cycle_clock ? " c/B@8k" : "",
-		"/winner");
+	fprintf(f, "%s%s\n%s%-*s", prefix, b->title, prefix, width, "kernel");
+	for (int c = 0; c < b->ncells; c++)
+		fprintf(f, b->cells[c].bytes ? " %11s" : " %10s",
+			b->cells[c].label);
+	if (m->cycle_clock && b->cpb_cell >= 0)
+		fprintf(f, " %7s", b->cpb_label);
+	fprintf(f, " %7s\n", "/winner");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
 
@@ -53,23 +60,29 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			fprintf(f, " %s\n", status_text(r->status));
 			continue;
 		}
-		for (int c = 0; c < MEASURE_NSIZES; c++)
-			fprintf(f, " %10.2fk", r->rate[c] / 1000);
-		fprintf(f, " %10.0f", r->rate[MEASURE_KEYS]);
-		if (m->cycle_clock)
-			fprintf(f, " %7.2f",
-				m->cycle_hz / r->rate[MEASURE_NSIZES - 1]);
-		fprintf(f, " %7.3f%s\n", r->ratio, r == win ? " *" : "");
+		for (int c = 0; c < b->ncells; c++)
+			cell_value(f, &b->cells[c], r->rate[c]);
+		if (m->cycle_clock && b->cpb_cell >= 0)
+			fprintf(f, " %7.2f", m->cycle_hz / r->rate[b->cpb_cell]);
+		fprintf(f, " %7.3f%s\n", r->ratio, i == m->winner ? " *" : "");
 	}
+}
 
+void report_table(FILE *f, const char *prefix, const struct measurement *m)
+{
+	const struct kresult *win = &m->kr[m->winner];
+	const struct bench *b = m->bench;
+
+	table_rows(f, prefix, m);
 	fprintf(f, "%sworkload %s: %s\n", prefix, workload_name(m->workload),
-		workload_describe(m->workload));
+		b->describe[m->workload]);
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
-	if (m->cycle_clock)
-		fprintf(f, "%sc/B@8k: cycles per byte at 8192 bytes, of the %s "
-			   "at %.3f GHz\n",
-			prefix, m->cycle_clock, m->cycle_hz / 1e9);
+	if (m->cycle_clock && b->cpb_cell >= 0)
+		fprintf(f, "%s%s: cycles per byte at %s, of the %s at %.3f "
+			   "GHz\n",
+			prefix, b->cpb_label, b->cells[b->cpb_cell].label,
+			m->cycle_clock, m->cycle_hz / 1e9);
 	fprintf(f, "%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
 		m->noise * 100, m->gap * 100);
 	if (m->load >= 0)
@@ -82,10 +95,11 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			       "is uncertain, rerun on an idle machine"
 			     : "high");
 	if (m->tie_rule)
-		fprintf(f, "%stie: %zu kernels within %.1f %% of the best (%s): "
+		fprintf(f, "%stie: %zu %ss within %.1f %% of the best (%s): "
 			   "chose %s, %s\n",
-			prefix, m->ntied, m->window * 100,
-			m->kr[m->best].k->name, win->k->name, m->tie_rule);
+			prefix, m->ntied, rc4k_kinds[m->kind].what,
+			m->window * 100, m->kr[m->best].k->name, win->k->name,
+			m->tie_rule);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
 }
 
@@ -107,127 +121,132 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_string(f, s);
+	else
+		fputs("null", f);
+}
+
 static const char *status_name(enum kstatus s)
 {
 	return s == KERNEL_OK ? "ok" : s == KERNEL_UNUSABLE ? "unusable"
 							    : "failed-selftest";
 }
 
-/* The opening of one kernel's object in a "kernels" array (INDENT before
- * it, a comma unless FIRST); true when the kernel was measured, so its
- * numbers follow. */
-static bool json_kernel_open(FILE *f, const char *indent, bool first,
-			     const char *name, enum kstatus s)
+/* VALUE(c) for each byte cell of B, as a JSON array. */
+static void json_bytes(FILE *f, const struct bench *b, const char *fmt,
+		       const double *rate, double scale)
 {
-	fprintf(f, "%s\n%s{\"name\": \"%s\", \"status\": \"%s\"",
-		first ? "" : ",", indent, name, status_name(s));
-	return s == KERNEL_OK;
-}
+	bool first = true;
 
-/* The numbers every measured kernel, single or batch, ends with. */
-static void json_kernel_score(FILE *f, double keys_per_second, double score,
-			      double ratio)
-{
-	fprintf(f, "\"keys_per_second\": %.6g, \"score\": %.6g, "
-		   "\"ratio\": %.4f",
-		keys_per_second, score, ratio);
-}
-
-/* The batch kernels as the "batch" member: what the config's batch_kernel
- * was chosen from, so --generate-conf --json says what it wrote. */
-static void json_batch(FILE *f, const struct batch_measurement *bm)
-{
-	fprintf(f, ",\n  \"batch\": {\n    \"rounds\": %d,\n"
-		   "    \"winner\": ",
-		bm->rounds);
-	if (bm->winner < bm->n)
-		fprintf(f, "\"%s\"", bm->br[bm->winner].b->name);
-	else
-		fputs("null", f);
-	fprintf(f, ",\n    \"tie_broken\": %s,\n    \"kernels\": [",
-		bm->tie ? "true" : "false");
-	for (size_t i = 0; i < bm->n; i++) {
-		const struct bresult *r = &bm->br[i];
-
-		if (json_kernel_open(f, "      ", i == 0, r->b->name,
-				     r->status)) {
-			fprintf(f, ", \"bytes_per_second\": %.6g, ",
-				r->rate[BATCH_STREAMS]);
-			json_kernel_score(f, r->rate[BATCH_KEYS], r->score,
-					  r->ratio);
+	fputc('[', f);
+	for (int c = 0; c < b->ncells; c++)
+		if (b->cells[c].bytes) {
+			fprintf(f, first ? "" : ", ");
+			fprintf(f, fmt, scale ? scale / rate[c] : rate[c]);
+			first = false;
 		}
-		fputc('}', f);
-	}
-	fputs("\n    ]\n  }", f);
+	fputc(']', f);
 }
 
-void report_json(FILE *f, const struct measurement *m,
-		 const struct batch_measurement *bm, const char *cpu)
+static void json_kernel(FILE *f, const char *in, const struct measurement *m,
+			const struct kresult *r)
 {
-	fprintf(f, "{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
-	if (cpu)
-		json_string(f, cpu);
-	else
-		fputs("null", f);
-	fprintf(f, ",\n  \"workload\": \"%s\",\n  \"sizes\": [",
-		workload_name(m->workload));
-	for (int c = 0; c < MEASURE_NSIZES; c++)
-		fprintf(f, "%s%zu", c ? ", " : "", measure_sizes[c]);
-	fprintf(f, "],\n  \"rounds\": %d,\n  \"slice_seconds\": %.6g,\n"
-		   "  \"seconds\": %.3f,\n  \"clock\": \"%s\",\n"
-		   "  \"cycle_clock\": ",
-		m->rounds, m->slice, m->seconds, m->clock);
-	if (m->cycle_clock)
-		fprintf(f, "\"%s\",\n  \"cycle_hz\": %.6g", m->cycle_clock,
-			m->cycle_hz);
-	else
-		fputs("null,\n  \"cycle_hz\": null", f);
-	fprintf(f, ",\n  \"noise\": %.4f,\n  \"gap\": %.4f,\n"
-		   "  \"others_load\": ",
-		m->noise, m->gap);
+	const struct bench *b = m->bench;
+
+	fprintf(f, "%s{\"name\": \"%s\", \"status\": \"%s\"", in, r->k->name,
+		status_name(r->status));
+	if (r->status == KERNEL_OK) {
+		fputs(", \"bytes_per_second\": ", f);
+		json_bytes(f, b, "%.6g", r->rate, 0);
+		if (m->cycle_clock) {
+			fputs(", \"cycles_per_byte\": ", f);
+			json_bytes(f, b, "%.4g", r->rate, m->cycle_hz);
+		}
+		for (int c = 0; c < b->ncells; c++)
+			if (!b->cells[c].bytes)
+				fprintf(f, ", \"keys_per_second\": %.6g",
+					r->rate[c]);
+		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
+			   "\"spread\": %.4f",
+			r->score, r->ratio, r->spread);
+	}
+	fputc('}', f);
+}
+
+/* M's members, each line after IN. */
+static void json_members(FILE *f, const char *in, const struct measurement *m)
+{
+	const struct bench *b = m->bench;
+
+	fprintf(f, "%s\"cells\": [", in);
+	for (int c = 0; c < b->ncells; c++)
+		fprintf(f, "%s\"%s\"", c ? ", " : "", b->cells[c].label);
+	fprintf(f, "],\n%s\"sizes\": ", in);
+	double sizes[MEASURE_MAX_CELLS];
+	for (int c = 0; c < b->ncells; c++)
+		sizes[c] = (double)b->cells[c].bytes;
+	json_bytes(f, b, "%.0f", sizes, 0);
+	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
+		   "%s\"seconds\": %.3f,\n%s\"noise\": %.4f,\n"
+		   "%s\"gap\": %.4f,\n%s\"others_load\": ",
+		in, m->rounds, in, m->slice, in, m->seconds, in, m->noise, in,
+		m->gap, in);
 	if (m->load >= 0)
 		fprintf(f, "%.3f", m->load);
 	else
 		fputs("null", f);
-	fprintf(f, ",\n  \"uncertain\": %s,\n"
-		   "  \"best\": \"%s\",\n  \"winner\": \"%s\",\n"
-		   "  \"tied\": %zu,\n  \"tie_rule\": ",
-		m->uncertain ? "true" : "false",
-		m->kr[m->best].k->name, m->kr[m->winner].k->name, m->ntied);
-	if (m->tie_rule)
-		fprintf(f, "\"%s\"", m->tie_rule);
-	else
-		fputs("null", f);
-	fputs(",\n  \"kernels\": [", f);
+	fprintf(f, ",\n%s\"uncertain\": %s,\n%s\"best\": \"%s\",\n"
+		   "%s\"winner\": \"%s\",\n%s\"tied\": %zu,\n"
+		   "%s\"tie_broken\": %s,\n%s\"tie_rule\": ",
+		in, m->uncertain ? "true" : "false", in,
+		m->kr[m->best].k->name, in, m->kr[m->winner].k->name, in,
+		m->ntied, in, m->tie_rule ? "true" : "false", in);
+	json_string_or_null(f, m->tie_rule);
+	fprintf(f, ",\n%s\"kernels\": [", in);
 	for (size_t i = 0; i < m->n; i++) {
-		const struct kresult *r = &m->kr[i];
-
-		if (json_kernel_open(f, "    ", i == 0, r->k->name,
-				     r->status)) {
-			fputs(", \"bytes_per_second\": [", f);
-			for (int c = 0; c < MEASURE_NSIZES; c++)
-				fprintf(f, "%s%.6g", c ? ", " : "", r->rate[c]);
-			if (m->cycle_clock) {
-				fputs("], \"cycles_per_byte\": [", f);
-				for (int c = 0; c < MEASURE_NSIZES; c++)
-					fprintf(f, "%s%.4g", c ? ", " : "",
-						m->cycle_hz / r->rate[c]);
-			}
-			fputs("], ", f);
-			json_kernel_score(f, r->rate[MEASURE_KEYS], r->score,
-					  r->ratio);
-			fprintf(f, ", \"spread\": %.4f", r->spread);
-		}
-		fputc('}', f);
+		fprintf(f, "%s\n", i ? "," : "");
+		json_kernel(f, in, m, &m->kr[i]);
 	}
-	fputs("\n  ]", f);
-	if (bm != NULL)
-		json_batch(f, bm);
+	fprintf(f, "\n%s]", in);
+}
+
+void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		 const char *cpu)
+{
+	const struct measurement *any = NULL;
+
+	for (int k = 0; k < RC4K_KINDS && any == NULL; k++)
+		any = m[k];
+	fprintf(f, "{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
+	json_string_or_null(f, cpu);
+	fprintf(f, ",\n  \"workload\": \"%s\",\n  \"clock\": \"%s\",\n"
+		   "  \"cycle_clock\": ",
+		workload_name(any->workload), any->clock);
+	json_string_or_null(f, any->cycle_clock);
+	if (any->cycle_clock)
+		fprintf(f, ",\n  \"cycle_hz\": %.6g", any->cycle_hz);
+	else
+		fputs(",\n  \"cycle_hz\": null", f);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		if (m[k] == NULL)
+			continue;
+		if (m[k]->bench->json == NULL) {
+			fputs(",\n", f);
+			json_members(f, "  ", m[k]);
+		} else {
+			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
+			json_members(f, "    ", m[k]);
+			fputs("\n  }", f);
+		}
+	}
 	fputs("\n}\n", f);
 }
 
-void report_section(FILE *f, const char *cpu, const struct measurement *m,
-		    const struct batch_measurement *bm)
+void report_section(FILE *f, const char *cpu,
+		    const struct measurement *const m[RC4K_KINDS])
 {
 	char date[32];
 	time_t t = time(NULL);
@@ -236,8 +255,12 @@ void report_section(FILE *f, const char *cpu, const struct measurement *m,
 	fprintf(f, "[%s]\n", cpu);
 	fprintf(f, "; written by rc4tune %s --generate-conf on %s\n",
 		PACKAGE_VERSION, date);
-	report_table(f, "; ", m);
-	if (bm != NULL)
-		batch_report(f, "; ", bm, true);
-	fprintf(f, "kernel = %s\n", m->kr[m->winner].k->name);
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (m[k] != NULL)
+			report_table(f, "; ", m[k]);
+	/* `kernel = NAME` last: the line people and scripts look for. */
+	for (int k = RC4K_KINDS - 1; k >= 0; k--)
+		if (m[k] != NULL)
+			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
+				m[k]->kr[m[k]->winner].k->name);
 }

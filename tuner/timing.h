@@ -1,18 +1,42 @@
-/* timing.h - what both tuners (measure.c, batchtune.c) time with. */
+/* timing.h - the clocks the tuner measures with, and what it computes
+ * from their readings. */
 #ifndef RC4_TIMING_H
 #define RC4_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "kernels/kernel.h"
 
 /* CLOCK_MONOTONIC, in seconds. */
 double timing_now(void);
 
-/* Seconds that REPS calls of kernel K take in CELL (the caller's meaning). */
-typedef double (*timing_run)(const void *k, int cell, unsigned long reps);
+/* A cycle counter that ticks at a constant rate, and what it is; NULL
+ * when this CPU has none (then timing_cycles() is 0). */
+const char *timing_cycle_clock(void);
+uint64_t timing_cycles(void);
+
+/* Seconds that REPS calls of K in CELL take (the caller's meaning). */
+typedef double (*timing_run)(const struct rc4k_info *k, int cell,
+			     unsigned long reps);
 
 /* Calls of K in CELL that take about SLICE seconds; doubles as warm-up. */
-unsigned long timing_calibrate(timing_run run, const void *k, int cell,
-			       double slice);
+unsigned long timing_calibrate(timing_run run, const struct rc4k_info *k,
+			       int cell, double slice);
 
 /* Median of V[0..n); sorts a copy in TMP. */
 double timing_median(const double *v, int n, double *tmp);
+
+/* Busy and total time of all CPUs (/proc/stat) and this process's CPU
+ * time, to tell what the rest of the machine did meanwhile. */
+struct timing_load {
+	double busy, total, self;
+	bool known;
+};
+
+void timing_load_mark(struct timing_load *l);
+
+/* The share of all CPUs' time that other processes used since A, or -1
+ * when unknown (no /proc/stat). */
+double timing_others_load(const struct timing_load *a);
 
 #endif

@@ -1,5 +1,5 @@
 /* tune.c - the measuring actions: --speed reports, --generate-conf also
- * writes the winner into the config. */
+ * writes the winners into the config. */
 #include <config.h>
 
 #include <stdio.h>
@@ -14,47 +14,90 @@
 #include "report.h"
 #include "tune.h"
 
-/* The share of the budget that times the batch kernels: a few kernels,
- * two cells, against the single kernels' many. */
-static const double BATCH_SHARE = 0.2;
+/* One action's measurements: got[kind] is &m[kind] when measured. */
+struct tuning {
+	const struct tune_opts *o;
+	struct rc4_cpu cpu;
+	const char *cpu_why;
+	char section[RC4_SECTION_MAX]; /* "" when not identified */
+	struct measurement m[RC4K_KINDS];
+	const struct measurement *got[RC4K_KINDS];
+	const char **names; /* --speed KERNEL..., those of one kind */
+};
 
-/* Measure with a progress line when a person watches stderr.  A tie goes
- * to the heuristic's kernel for CPU (NULL: not identified), so two runs
- * write the same kernel. */
-static int measure(const struct tune_opts *o, struct measurement *m,
-		   const struct rc4_cpu *cpu)
+/* The names of O->kernels that are of KIND, into T->names; false when
+ * none are (the kind is not measured). */
+static bool names_of(struct tuning *t, enum rc4k_kind kind)
 {
-	bool show = !o->quiet && isatty(STDERR_FILENO);
-	const char *prefer = cpu ? rc4_heuristic(cpu, NULL) : NULL;
-	double budget = o->kernels ? o->budget : o->budget * (1 - BATCH_SHARE);
-	int r = measure_run(m, o->kernels, o->workload, budget, prefer,
-			    show ? report_progress : NULL, NULL);
+	size_t n = 0;
 
-	if (show)
-		report_progress_end();
-	return r;
+	for (const char *const *k = t->o->kernels; *k; k++)
+		if (rc4k_find(kind, *k) != NULL)
+			t->names[n++] = *k;
+	t->names[n] = NULL;
+	return n > 0;
 }
 
-/* The batch kernels, unless --speed names kernels: BATCH_SHARE of the
- * budget.  Returns NULL when not measured (or on failure, said). */
-static const struct batch_measurement *
-measure_batch(const struct tune_opts *o, struct batch_measurement *bm)
+/* Measure each kind (all kernels, or those named) for its share of the
+ * budget, with a progress line when a person watches stderr.  A tie goes
+ * to the heuristic's kernel, so two runs write the same one.  Returns 0
+ * when any kind was measured. */
+static int measure_all(struct tuning *t)
 {
-	if (o->kernels != NULL ||
-	    batch_measure(bm, o->workload, o->budget * BATCH_SHARE) != 0)
-		return NULL;
-	return bm;
+	const struct tune_opts *o = t->o;
+	bool show = !o->quiet && isatty(STDERR_FILENO), use[RC4K_KINDS];
+	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
+	double shares = 0;
+	size_t n = 0;
+
+	while (o->kernels && o->kernels[n])
+		n++;
+	t->names = calloc(n + 1, sizeof *t->names);
+	if (t->names == NULL) {
+		perror("rc4tune");
+		return -1;
+	}
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
+		shares += use[k] ? measure_benches[k].share : 0;
+	}
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		enum rc4k_kind kind = (enum rc4k_kind)k;
+		if (!use[k])
+			continue;
+		if (o->kernels)
+			names_of(t, kind);
+		double budget = o->budget * measure_benches[k].share / shares;
+		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
+				o->workload, budget,
+				rc4_heuristic(kind, cpu, NULL),
+				show ? report_progress : NULL) == 0)
+			t->got[k] = &t->m[k];
+		if (show)
+			report_progress_end();
+	}
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL)
+			return 0;
+	return -1;
 }
 
-/* BM: the batch kernels for the JSON (NULL: not measured); the table
- * leaves them to the caller. */
-static void report(const struct tune_opts *o, const struct measurement *m,
-		   const struct batch_measurement *bm, const char *cpu)
+/* The report on stdout: JSON, or each kind's table. */
+static void report(const struct tuning *t)
 {
-	if (o->json)
-		report_json(stdout, m, bm, cpu);
-	else
-		report_table(stdout, "", m);
+	bool first = true;
+
+	if (t->o->json) {
+		report_json(stdout, t->got, t->section[0] ? t->section : NULL);
+		return;
+	}
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL) {
+			if (!first)
+				printf("\n");
+			report_table(stdout, "", t->got[k]);
+			first = false;
+		}
 }
 
 /* A report that did not reach stdout (a full disk, a closed pipe) fails. */
@@ -67,12 +110,34 @@ static int finish(void)
 	return EXIT_SUCCESS;
 }
 
+static void tuning_free(struct tuning *t)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		measure_free(&t->m[k]);
+	free(t->names);
+}
+
+int tune_speed(const struct tune_opts *o)
+{
+	struct tuning t = { .o = o };
+	int r = EXIT_FAILURE;
+
+	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
+		rc4_cpu_section(&t.cpu, t.section);
+	if (measure_all(&t) == 0) {
+		if (!o->quiet)
+			report(&t);
+		r = finish();
+	}
+	tuning_free(&t);
+	return r;
+}
+
 /* The library takes a config whole or not at all: fail when the file just
  * written (this section, or another line kept as it was) would not give
- * KERNEL to this CPU, so a postinst hears that the tuning has no effect
- * until the file is mended. */
-static int check_written(const char *path, const char *section,
-			 const char *kernel)
+ * this CPU the kernels measured, so a postinst hears that the tuning has
+ * no effect until the file is mended. */
+static int check_written(const char *path, const struct tuning *t)
 {
 	struct rc4_conf conf;
 	char why[256];
@@ -80,105 +145,92 @@ static int check_written(const char *path, const char *section,
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return EXIT_SUCCESS; /* a device or a pipe took the text */
-	int r = rc4_conf_read(path, section, &conf, NULL, why, sizeof why);
-	if (r == 0 && strcmp(conf.kernel[RC4_CONF_CPU], kernel) == 0)
-		return EXIT_SUCCESS;
-	fprintf(stderr, "rc4tune: error: %s: written, but the library will "
-			"not use kernel = %s from it: ",
-		path, kernel);
-	if (r == 0)
-		fprintf(stderr, "it reads kernel = %s", conf.kernel[RC4_CONF_CPU]);
-	else
-		fprintf(stderr, "%s (line %d)", why, conf.bad_line);
-	fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
-	return EXIT_FAILURE;
+	int r = rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		if (t->got[k] == NULL)
+			continue;
+		const char *want = t->got[k]->kr[t->got[k]->winner].k->name;
+		const char *got = conf.value[k][RC4_CONF_CPU].name;
+		if (r == 0 && strcmp(got, want) == 0)
+			continue;
+		fprintf(stderr, "rc4tune: error: %s: written, but the library "
+				"will not use %s = %s from it: ",
+			path, rc4k_kinds[k].key, want);
+		if (r == 0)
+			fprintf(stderr, "it reads %s = %s", rc4k_kinds[k].key,
+				got);
+		else
+			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
+		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
+		return EXIT_FAILURE;
+	}
+	return EXIT_SUCCESS;
 }
 
-int tune_speed(const struct tune_opts *o)
+/* The section for T's measurements, malloc'ed; NULL after saying why. */
+static char *section_text(const struct tuning *t)
 {
-	struct rc4_cpu cpu;
-	const char *why, *name = NULL;
-	char section[64];
-	struct measurement m;
-	struct batch_measurement bm = { 0 };
-	int r = EXIT_FAILURE;
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
 
-	if (rc4_cpu_identify(&cpu, &why) == 0) {
-		rc4_cpu_section(&cpu, section, sizeof section);
-		name = section;
+	if (f == NULL) {
+		perror("rc4tune");
+		return NULL;
 	}
-	if (measure(o, &m, name ? &cpu : NULL) == 0) {
-		const struct batch_measurement *b = measure_batch(o, &bm);
-		if (!o->quiet)
-			report(o, &m, b, name);
-		if (!o->quiet && !o->json && b != NULL) {
-			printf("\n");
-			batch_report(stdout, "", b, false);
-		}
-		r = finish();
+	report_section(f, t->section, t->got);
+	if (fclose(f) != 0) {
+		perror("rc4tune");
+		free(text);
+		return NULL;
 	}
-	batch_measure_free(&bm);
-	measure_free(&m);
-	return r;
+	return text;
+}
+
+/* Write TEXT into PATH, check it, and say what was written. */
+static int write_conf(const struct tuning *t, const char *path,
+		      const char *text)
+{
+	const struct tune_opts *o = t->o;
+	bool to_stdout = strcmp(path, "-") == 0;
+
+	/* With --output -, stdout is the config: its comments carry the
+	 * tables. */
+	if (!o->quiet && !to_stdout)
+		report(t);
+	if (confwrite(path, t->section, text) != 0)
+		return EXIT_FAILURE;
+	if (to_stdout)
+		return EXIT_SUCCESS;
+	if (check_written(path, t) != EXIT_SUCCESS)
+		return EXIT_FAILURE;
+	for (int k = 0; k < RC4K_KINDS && !o->quiet && !o->json; k++)
+		if (t->got[k] != NULL)
+			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
+			       rc4k_kinds[k].key,
+			       t->got[k]->kr[t->got[k]->winner].k->name,
+			       t->section, path);
+	return finish();
 }
 
 int tune_generate_conf(const struct tune_opts *o)
 {
 	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
-	bool to_stdout = strcmp(path, "-") == 0;
-	struct rc4_cpu cpu;
-	const char *why = NULL;
-	char section[64], *text = NULL;
-	size_t len;
-	struct measurement m;
-	struct batch_measurement bm = { 0 };
+	struct tuning t = { .o = o };
+	char *text = NULL;
+	int r = EXIT_FAILURE;
 
-	if (rc4_cpu_identify(&cpu, &why) != 0) {
+	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) != 0) {
 		fprintf(stderr, "rc4tune: cannot identify this CPU (%s), so "
 				"there is no [cpu] section to write; name a "
 				"kernel under [default] in %s by hand\n",
-			why, path);
+			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_cpu_section(&cpu, section, sizeof section);
-	if (measure(o, &m, &cpu) != 0) {
-		measure_free(&m);
-		return EXIT_FAILURE;
-	}
-	const struct batch_measurement *b = measure_batch(o, &bm);
-	FILE *f = open_memstream(&text, &len);
-	if (f == NULL) {
-		perror("rc4tune");
-		batch_measure_free(&bm);
-		measure_free(&m);
-		return EXIT_FAILURE;
-	}
-	report_section(f, section, &m, b);
-	if (fclose(f) != 0) {
-		perror("rc4tune");
-		free(text);
-		batch_measure_free(&bm);
-		measure_free(&m);
-		return EXIT_FAILURE;
-	}
-	/* With --output -, stdout is the config: its comments carry the
-	 * table. */
-	if (!o->quiet && !to_stdout)
-		report(o, &m, b, section);
-	const char *kernel = m.kr[m.winner].k->name;
-	int r = confwrite(path, section, text) == 0 ? EXIT_SUCCESS
-						     : EXIT_FAILURE;
-	if (r == EXIT_SUCCESS && !to_stdout)
-		r = check_written(path, section, kernel);
-	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json)
-		printf("rc4tune: wrote kernel = %s for [%s] to %s\n", kernel,
-		       section, path);
-	if (r == EXIT_SUCCESS && !o->quiet && !to_stdout && !o->json &&
-	    b != NULL && b->winner < b->n)
-		printf("rc4tune: wrote batch_kernel = %s for [%s] to %s\n",
-		       b->br[b->winner].b->name, section, path);
+	rc4_cpu_section(&t.cpu, t.section);
+	if (measure_all(&t) == 0 && (text = section_text(&t)) != NULL)
+		r = write_conf(&t, path, text);
 	free(text);
-	batch_measure_free(&bm);
-	measure_free(&m);
-	return r == EXIT_SUCCESS ? finish() : r;
+	tuning_free(&t);
+	return r;
 }

@@ -1,5 +1,5 @@
 /* tune.h - the measuring actions: --speed reports, --generate-conf also
- * writes the winner into the config. */
+ * writes the winners into the config. */
 #ifndef RC4_TUNE_H
 #define RC4_TUNE_H
 

@@ -3,35 +3,34 @@
  * block (lane l at l*256) and back, so that every entry is a constant
  * displacement from one register.
  *
- * Keystream, 4 lanes.  Why assembly: a step's loads must come before its stores in program
+ * Why assembly: a step's loads must come before its stores in program
  * order across all lanes (every lane's S[x], S[y] loads, then every lane's
  * stores).  The core does not let a load pass an older store whose address
  * is still unknown unless it predicts no alias, and RC4's real aliases
  * teach it not to; written lane after lane, each lane's loads wait for the
- * previous lane's S[y] store and the lanes form one serial chain.  In C,
- * gcc keeps that order but spills the 12 live lane values, and the spill
- * stores undo it (Zen 4, 8 streams x 1024 bytes: 2.3 TSC cycles a byte in
- * C lane after lane, 1.5 here; the best single stream 1.65). */
+ * previous lane's S[y] store and the lanes form one serial chain.  gcc
+ * keeps that order in C but spills the 12 live lane values, and the spill
+ * stores undo it.  doc/kernels.md has the figures. */
 
+#include <config.h>
 #include "asm.h"
+#include "layout.h"
 
 	.text
 
 /* void rc4k_x86_ksa8_char(uint8_t *blk)
  * blk: S of lane l at l*256 (identity), the key repeated to 256 bytes at
- * KX + l*KXS.  The 256 KSA steps of 8 lanes, lane after lane: six
+ * KX + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after lane: six
  * instructions a lane-step where gcc's 8-lane C loop takes ten (register
- * copies); 8 to 11 % more keys/s on Zen 4.  Loading the next lane's S[i]
- * before this lane's S[j] store measured slower here.
+ * copies).
  *   rdi blk   rsi i   r8-r15 j (8-bit adds; upper bits stay zero)
  *   eax t = S[i]   edx u = S[j] */
 	.set	KX, 2048
-	.set	KXS, 272	/* KX_LEN in batch.c */
 
 .macro ksa_step l, j, jb
 	movzbl	256*\l(%rdi,%rsi), %eax
 	addb	%al, \jb
-	addb	KX+KXS*\l(%rdi,%rsi), \jb
+	addb	KX+KX_STRIDE*\l(%rdi,%rsi), \jb
 	movzbl	256*\l(%rdi,\j), %edx
 	movb	%dl, 256*\l(%rdi,%rsi)
 	movb	%al, 256*\l(%rdi,\j)

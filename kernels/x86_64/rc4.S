@@ -2,65 +2,55 @@
  *
  * Every function is  void f(struct rc4k_state *st, size_t len,
  *                           const uint8_t *in, uint8_t *out)
- * and the macros below generate each loop for a state of W-byte entries
- * (W = 1 char, 4 int, 8 long): struct rc4k_state keeps x at 0, y at 4 and
- * S at 16, so entry i is 16(%rdi,i,W) in every layout.
+ * and is one macro line at the end of this file, generated from an ASM
+ * line of registry.def.  The macros generate each loop for a state of
+ * W-byte entries (W = 1 char, 4 int, 8 long): entry i is
+ * ST_S(%rdi,i,W) in every layout (layout.h).
  *
- * Registers, the same in every loop (all caller-saved, nothing to save):
+ * Registers, the same in every loop:
  *   rdi  state            rsi  end of input       r9  input pointer
  *   r10  out - in, so out is (%r9,%r10) and one pointer walks both buffers
  *   rcx  x, rdx  y: 8-bit arithmetic on cl/dl wraps mod 256 and leaves the
  *        upper bits zero, so the full registers index S with no movzb
  *   rax  S[x] (tx)        r11  S[y] (ty), then tx+ty (the keystream index)
+ * All of these are caller-saved; only the ring5 loops use callee-saved
+ * registers too, and push them.
  *
- * What limits the loops up to the 16x ones (AMD Zen 4 under KVM, TSC
- * cycles per byte at 8 KiB): each byte's S[y] store has a data-dependent
- * address, and the next bytes' S[x] loads must not pass it unless the CPU
- * predicts no alias.  The same int-state loop ran at 2.75 with that store,
- * 1.75 without it, and 2.57 with it redirected to another array (same
- * addresses, no alias); the char-16x-sse41 loop runs at 2.2 with it and
- * 1.27 without.  So they are bound by memory disambiguation around that
- * store, not by ports: constant displacements for S[x+k] (x kept aligned
- * to the block) took one uop a byte away and gained nothing measurable.
- * The ring5 loops at the end take the S[x] loads out of that chain.
- *
- * MB/s below: tests/bench at 8 KiB, one run, OpenSSL's RC4() at ~925. */
+ * Each byte's S[y] store has a data-dependent address, and the next bytes'
+ * S[x] loads must not pass it unless the CPU predicts no alias: that, not
+ * the ports, bounds the loops up to the 16x ones.  The ring5 loops take
+ * the S[x] loads out of that chain.  doc/kernels.md has the figures, and
+ * what was tried and dropped. */
 
+#include <config.h>
 #include "asm.h"
+#include "layout.h"
 
 	.text
-
-/* Tried and not kept (throw-away harness, sse16 char in the same run):
- * S[x..x+7] in one 8-byte load, tx by shifts, a branch when an S[y] store
- * hits the rest of the window: 2.65-3.1 against 2.26-2.8.  Even without
- * that check it only ties (2.24): the wide load overlaps the last steps'
- * byte stores, which cannot be forwarded to it.  Loaded from a copy nobody
- * stores to (wrong output) it ran at 1.43: the cost is the S[x] reads
- * depending on recent S[y] stores, not uops. */
 
 /* Load S[IDX] (IDX a register) into a register, zero-extended, or store
  * one there: B, D and Q are its 8-, 32- and 64-bit names. */
 .macro lds w, idx, d, q
 .if \w == 1
-	movzbl	16(%rdi,\idx,\w), \d
+	movzbl	ST_S(%rdi,\idx,\w), \d
 .elseif \w == 4
-	movl	16(%rdi,\idx,\w), \d
+	movl	ST_S(%rdi,\idx,\w), \d
 .else
-	movq	16(%rdi,\idx,\w), \q
+	movq	ST_S(%rdi,\idx,\w), \q
 .endif
 .endm
 .macro sts w, idx, b, d, q
 .if \w == 1
-	movb	\b, 16(%rdi,\idx,\w)
+	movb	\b, ST_S(%rdi,\idx,\w)
 .elseif \w == 4
-	movl	\d, 16(%rdi,\idx,\w)
+	movl	\d, ST_S(%rdi,\idx,\w)
 .else
-	movq	\q, 16(%rdi,\idx,\w)
+	movq	\q, ST_S(%rdi,\idx,\w)
 .endif
 .endm
 
 /* One PRGA step up to the keystream index: x += 1, y += S[x], swap; leaves
- * tx + ty (mod 256) in r11, so the keystream byte is 16(%rdi,%r11,W). */
+ * tx + ty (mod 256) in r11, so the keystream byte is ST_S(%rdi,%r11,W). */
 .macro swap w
 	incb	%cl
 	lds	\w, %rcx, %eax, %rax
@@ -77,8 +67,8 @@
 	movq	%rcx, %r10
 	subq	%rdx, %r10
 	leaq	(%rdx,%rsi), %rsi
-	movl	(%rdi), %ecx
-	movl	4(%rdi), %edx
+	movl	ST_X(%rdi), %ecx
+	movl	ST_Y(%rdi), %edx
 .endm
 
 /* No stack use: the default CFI unwinds these. */
@@ -90,7 +80,7 @@
 /* One byte: a step, and the keystream byte XORed from (r9) to (r9,r10). */
 .macro onebyte w
 	swap	\w
-	movzbl	16(%rdi,%r11,\w), %eax
+	movzbl	ST_S(%rdi,%r11,\w), %eax
 	xorb	(%r9), %al
 	movb	%al, (%r9,%r10)
 	incq	%r9
@@ -98,8 +88,8 @@
 
 /* Save x and y into the state and return. */
 .macro savexy
-	movl	%ecx, (%rdi)
-	movl	%edx, 4(%rdi)
+	movl	%ecx, ST_X(%rdi)
+	movl	%edx, ST_Y(%rdi)
 	ret
 .endm
 
@@ -113,25 +103,24 @@
 9:	savexy
 .endm
 
-/* The folded byte loop (.Lcloop1 style), char state: the next byte's S[x]
- * load is hoisted to the bottom of the trip, so a trip starts with y += tx.
- * DST (l or q) and the three registers give the width of the movzb
- * destinations: on Core 2 the 32-bit form cost an extra uop; here both run
- * at ~600 MB/s, ahead of the C byte loops (~565). */
-.macro byte1 name, dst, tx, ty, k
+/* The folded byte loop, char state (W is 1): the next byte's S[x] load is
+ * hoisted to the bottom of the trip, so a trip starts with y += tx.  DST
+ * (l or q) and the three registers give the width of the movzb
+ * destinations: on Core 2 the 32-bit form cost an extra uop. */
+.macro byte1 name, w, dst, tx, ty, k
 	entry	\name
 	cmpq	%rsi, %r9
 	je	9f
 	incb	%cl
-	movzb\dst 16(%rdi,%rcx), \tx
+	movzb\dst ST_S(%rdi,%rcx), \tx
 1:	addb	%al, %dl
-	movzb\dst 16(%rdi,%rdx), \ty
-	movb	%al, 16(%rdi,%rdx)
-	movb	%r11b, 16(%rdi,%rcx)
+	movzb\dst ST_S(%rdi,%rdx), \ty
+	movb	%al, ST_S(%rdi,%rdx)
+	movb	%r11b, ST_S(%rdi,%rcx)
 	addb	%al, %r11b
 	incb	%cl
-	movzb\dst 16(%rdi,%rcx), \tx
-	movzb\dst 16(%rdi,%r11), \k
+	movzb\dst ST_S(%rdi,%rcx), \tx
+	movzb\dst ST_S(%rdi,%r11), \k
 	xorb	(%r9), %r8b
 	movb	%r8b, (%r9,%r10)
 	incq	%r9
@@ -142,27 +131,26 @@
 	fend	\name
 .endm
 
-/* Char state, S[x+1] loaded before S[y] is stored (the Pentium 4 trick),
- * so that load never waits on, or is replayed by, this byte's store; when
- * y == x+1 the store changed that entry and tx itself is the next tx.
- * ~775 MB/s, 30 % ahead of the folded loop; the same hoist inside the 16x
- * loop below cost more in uops than it saved (3.0 against 2.2 c/B). */
-.macro preload1 name
+/* Char state (W is 1), S[x+1] loaded before S[y] is stored (the Pentium 4
+ * trick), so that load never waits on, or is replayed by, this byte's
+ * store; when y == x+1 the store changed that entry and tx itself is the
+ * next tx. */
+.macro preload1 name, w
 	entry	\name
 	cmpq	%rsi, %r9
 	je	9f
 	incb	%cl
-	movzbl	16(%rdi,%rcx), %eax
+	movzbl	ST_S(%rdi,%rcx), %eax
 1:	addb	%al, %dl
-	movzbl	16(%rdi,%rdx), %r11d
-	movb	%r11b, 16(%rdi,%rcx)
+	movzbl	ST_S(%rdi,%rdx), %r11d
+	movb	%r11b, ST_S(%rdi,%rcx)
 	incb	%cl
-	movzbl	16(%rdi,%rcx), %r8d
-	movb	%al, 16(%rdi,%rdx)
+	movzbl	ST_S(%rdi,%rcx), %r8d
+	movb	%al, ST_S(%rdi,%rdx)
 	cmpb	%cl, %dl
 	cmove	%eax, %r8d
 	addb	%al, %r11b
-	movzbl	16(%rdi,%r11), %eax
+	movzbl	ST_S(%rdi,%r11), %eax
 	xorb	(%r9), %al
 	movb	%al, (%r9,%r10)
 	movl	%r8d, %eax
@@ -176,18 +164,17 @@
 
 /* 8 bytes a trip, the keystream gathered into r8 and XORed with one 8-byte
  * load and store (RC4_CHUNK).  Each byte is zero-extended, shifted and ORed
- * in: the merge-and-rotate form (movb into r8b, ror $8) chains two uops a
- * byte through r8 and measured ~3 % slower.  int ~965 MB/s, long ~1025. */
+ * in: merging into r8b and rotating chains two uops a byte through r8. */
 .macro chunk8 name, w
 	entry	\name
 	leaq	8(%r9), %rax
 	cmpq	%rsi, %rax
 	ja	7f
 1:	swap	\w
-	movzbl	16(%rdi,%r11,\w), %r8d
+	movzbl	ST_S(%rdi,%r11,\w), %r8d
 	.irp k, 1, 2, 3, 4, 5, 6, 7
 	swap	\w
-	movzbl	16(%rdi,%r11,\w), %eax
+	movzbl	ST_S(%rdi,%r11,\w), %eax
 	shlq	$8*\k, %rax
 	orq	%rax, %r8
 	.endr
@@ -204,21 +191,19 @@
 /* Keystream byte K of a 16-byte block into LANE of xmm0 (even K) or xmm1. */
 .macro gather ins, k, lane, w
 .if \k & 1
-	\ins	$\lane, 16(%rdi,%r11,\w), %xmm1
+	\ins	$\lane, ST_S(%rdi,%r11,\w), %xmm1
 .else
-	\ins	$\lane, 16(%rdi,%r11,\w), %xmm0
+	\ins	$\lane, ST_S(%rdi,%r11,\w), %xmm0
 .endif
 .endm
 
 /* 16 bytes a trip, the keystream gathered into xmm registers and XORed
- * with one 16-byte load and store.  INS is pinsrb (SSE4.1: byte k into lane
- * k) or pinsrw (SSE2, int and long state only: the 16-bit load of an entry
- * is its byte and a zero, so even bytes fill xmm0's words, odd bytes xmm1's,
- * and xmm1 is shifted up a byte).  Alternating two registers halves the
- * insert chain; this gather also keeps the integer ports free for the swap
- * and was the fastest loop here: char and long with pinsrb ~1125 MB/s,
- * int ~935 with either insert (its 4-byte entries put 16 of S[] in a
- * cache line, against 64 and 8: why that is slower is not settled). */
+ * with one 16-byte load and store; the gather leaves the integer ports to
+ * the swap.  INS is pinsrb (SSE4.1: byte k into lane k) or pinsrw (SSE2,
+ * int and long state only: the 16-bit load of an entry is its byte and a
+ * zero, so even bytes fill xmm0's words, odd bytes xmm1's, and xmm1 is
+ * shifted up a byte).  Alternating two registers halves the insert
+ * chain. */
 .macro sse16 name, w, ins
 	entry	\name
 	leaq	16(%r9), %rax
@@ -256,33 +241,23 @@
  * register four bytes earlier, before the S[y] stores in between, so y's
  * chain never waits on those stores or is replayed after them.  The ring
  * holds tx for x+1..x+4; when the S[y] store hits one of them (4 times in
- * 256) cmovs put the stored value there too.  x is first aligned to 16 so
- * S[x+k] are constant displacements from the block's base (rbx) or the
- * next block's (rsi, for reads ahead across the block); and rbp keeps
- * u = y - x - 5, whose low byte is above 251 exactly when y hits the ring,
- * so the test costs one lea and one fused cmp/jbe a byte.
- *
- * Measured here (throw-away harness, same runs, OpenSSL's RC4() at ~2.8
- * TSC c/B at 8 KiB on a quiet host): 1.82-1.88 c/B, against 2.25 for the
- * 16x loop.  Fewer bytes ahead leave the read's wait behind the store
- * exposed (4: 1.95-2.0, 3: 2.5, 2: 2.8); more hit the ring more often
- * (6: 1.9-2.0); each hit is a mispredicted branch, ~15 TSC cycles.  cmovs
- * without the branch put the fix-up in y's chain (3.2).  S[x] through a
- * per-block pointer instead of rdi+index: 9 % slower.  When another guest
- * loads the host (the other vCPU's load does not matter) a hit costs ~30
- * cycles and this loop falls to ~0.9x the 16x one.  With the fix-up out of
- * line (branches not taken) it is 0.94x the 16x loop loaded but 2 % slower
- * quiet; 4 ahead that way ties the 16x loop loaded but is 8 % slower
- * quiet.  Kept for the quiet case; the tuner decides per machine. */
+ * 256) cmovs put the stored value there too, off the predicted path: cmovs
+ * on every byte would put the fix-up into y's chain.  Five is where the
+ * wait for the store stops showing and before the hits cost more than the
+ * lookahead wins.  x is first aligned to 16 so S[x+k] are constant
+ * displacements from the block's base (rbx) or the next block's (rsi, for
+ * reads ahead across the block); and rbp keeps u = y - x - 5, whose low
+ * byte is above 251 exactly when y hits the ring, so the test costs one
+ * lea and one fused cmp/jbe a byte. */
 
 /* Ring registers r8, r12-r15 (their b/d names derive by suffix); R0 is this
  * byte's tx, R1..R4 the next four bytes'.  K is the byte in the block. */
 .macro rstep w, k, r0, r1, r2, r3, r4
 	addb	\r0\()b, %dl
 	leal	-1(%rbp,\r0), %ebp
-	movzbl	16(%rdi,%rdx,\w), %r11d
-	movb	%r11b, 16+\k*\w(%rdi,%rbx,\w)
-	movb	\r0\()b, 16(%rdi,%rdx,\w)
+	movzbl	ST_S(%rdi,%rdx,\w), %r11d
+	movb	%r11b, ST_S+\k*\w(%rdi,%rbx,\w)
+	movb	\r0\()b, ST_S(%rdi,%rdx,\w)
 	cmpb	$251, %bpl
 	jbe	2f
 	cmpb	$252, %bpl
@@ -294,11 +269,11 @@
 	cmpb	$255, %bpl
 	cmove	\r0\()d, \r4\()d
 2:	addb	\r0\()b, %r11b
-	pinsrb	$\k, 16(%rdi,%r11,\w), %xmm0
+	pinsrb	$\k, ST_S(%rdi,%r11,\w), %xmm0
 .if \k + 5 < 16
-	movzbl	16+(\k+5)*\w(%rdi,%rbx,\w), \r0\()d
+	movzbl	ST_S+(\k+5)*\w(%rdi,%rbx,\w), \r0\()d
 .else
-	movzbl	16+(\k-11)*\w(%rdi,%rsi,\w), \r0\()d
+	movzbl	ST_S+(\k-11)*\w(%rdi,%rsi,\w), \r0\()d
 .endif
 .endm
 
@@ -354,11 +329,11 @@
 	movzbl	%bl, %ebx
 	movl	%ebx, %esi
 	addb	$16, %sil
-	movzbl	16(%rdi,%rbx,\w), %r8d
-	movzbl	16+\w(%rdi,%rbx,\w), %r12d
-	movzbl	16+2*\w(%rdi,%rbx,\w), %r13d
-	movzbl	16+3*\w(%rdi,%rbx,\w), %r14d
-	movzbl	16+4*\w(%rdi,%rbx,\w), %r15d
+	movzbl	ST_S(%rdi,%rbx,\w), %r8d
+	movzbl	ST_S+\w(%rdi,%rbx,\w), %r12d
+	movzbl	ST_S+2*\w(%rdi,%rbx,\w), %r13d
+	movzbl	ST_S+3*\w(%rdi,%rbx,\w), %r14d
+	movzbl	ST_S+4*\w(%rdi,%rbx,\w), %r15d
 1:	rblock	\w, 0
 	rblock	\w, 1
 	rblock	\w, 2
@@ -376,17 +351,10 @@
 	fend	\name
 .endm
 
-	byte1	rc4k_x86_char_1x_r32_crypt, l, %eax, %r11d, %r8d
-	byte1	rc4k_x86_char_1x_r64_crypt, q, %rax, %r11, %r8
-	preload1 rc4k_x86_char_1x_preload_crypt
-	chunk8	rc4k_x86_int_8x_chunk_crypt, 4
-	chunk8	rc4k_x86_long_8x_chunk_crypt, 8
-	sse16	rc4k_x86_int_16x_sse2_crypt, 4, pinsrw
-	sse16	rc4k_x86_long_16x_sse2_crypt, 8, pinsrw
-	sse16	rc4k_x86_char_16x_sse41_crypt, 1, pinsrb
-	sse16	rc4k_x86_int_16x_sse41_crypt, 4, pinsrb
-	sse16	rc4k_x86_long_16x_sse41_crypt, 8, pinsrb
-	ring5	rc4k_x86_char_ring5_sse41_crypt, 1, rc4k_x86_char_16x_sse41_crypt, 128
-	ring5	rc4k_x86_long_ring5_sse41_crypt, 8, rc4k_x86_long_16x_sse41_crypt, 128
+/* One function per ASM line of the registry. */
+#define SINGLE(id)
+#define BATCH(id)
+#define ASM(id, nm, sum, w, needs, loop, ...) loop rc4k_##id##_crypt, w, ##__VA_ARGS__
+#include "../registry.def"
 
 	.section .note.GNU-stack,"",@progbits

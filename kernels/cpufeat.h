@@ -1,0 +1,13 @@
+/* cpufeat.h - what this CPU can do beyond its architecture's baseline: the
+ * kernels' usable() checks and the tuner's cycle counter ask here. */
+#ifndef RC4K_CPUFEAT_H
+#define RC4K_CPUFEAT_H
+
+/* SSE4.1 (pinsrb): 1 or 0; 0 off x86. */
+int rc4k_have_sse41(void);
+
+/* An x86 TSC that ticks at a constant rate whatever the core's clock
+ * (CPUID 0x80000007 EDX bit 8): 1 or 0; 0 off x86. */
+int rc4k_have_invariant_tsc(void);
+
+#endif

@@ -1,0 +1,150 @@
+/* current.c - the kernels this process uses, one per kind: chosen on first
+ * use, then read without a lock (zlib-ng's functable pattern); switched by
+ * rc4tune_use_kernel and rc4tune_use_batch_kernel.  Self-test verdicts are
+ * kept, so a kernel is tested at most once per process. */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rc4tune.h"
+#include "select.h"
+
+static _Atomic(const struct rc4k_info *) current[RC4K_KINDS];
+/* Held while a first use selects; a kind never used is never selected. */
+static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
+
+/* RC4TUNE_DEBUG=1: the selection trails go to stderr. */
+static bool debug_on(void)
+{
+	const char *debug = secure_getenv("RC4TUNE_DEBUG");
+	return debug != NULL && strcmp(debug, "1") == 0;
+}
+
+static const struct rc4k_info *choose(enum rc4k_kind kind)
+{
+	struct rc4_select_in in;
+	struct rc4_cpu cpu;
+	bool loud = debug_on();
+	char trail[RC4_TRAIL_MAX];
+	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
+
+	rc4_select_live(&in, &cpu);
+	const struct rc4k_info *k = rc4_select(kind, &in, loud ? trail : NULL,
+					       sizeof trail);
+	if (loud)
+		rc4_trail_print(stderr, "librc4tune: ", trail);
+	errno = saved;
+	return k;
+}
+
+const struct rc4k_info *rc4_current(enum rc4k_kind kind)
+{
+	const struct rc4k_info *k =
+		atomic_load_explicit(&current[kind], memory_order_acquire);
+
+	if (k != NULL)
+		return k;
+	pthread_mutex_lock(&choosing);
+	k = atomic_load_explicit(&current[kind], memory_order_relaxed);
+	if (k == NULL) {
+		k = choose(kind);
+		atomic_store_explicit(&current[kind], k, memory_order_release);
+	}
+	pthread_mutex_unlock(&choosing);
+	return k;
+}
+
+/* Self-test verdicts (a registry larger than the table only costs
+ * repeated tests). */
+static pthread_mutex_t verdict_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	const struct rc4k_info *k;
+	bool ok;
+} verdicts[64];
+static size_t nverdicts;
+
+static bool passes(const struct rc4k_info *k)
+{
+	size_t i = 0;
+	bool ok;
+
+	pthread_mutex_lock(&verdict_lock);
+	while (i < nverdicts && verdicts[i].k != k)
+		i++;
+	if (i < nverdicts) {
+		ok = verdicts[i].ok;
+	} else {
+		ok = rc4k_selftest(k) == 0;
+		if (nverdicts < sizeof verdicts / sizeof verdicts[0]) {
+			verdicts[nverdicts].k = k;
+			verdicts[nverdicts].ok = ok;
+			nverdicts++;
+		}
+	}
+	pthread_mutex_unlock(&verdict_lock);
+	return ok;
+}
+
+const char *rc4_refused(const struct rc4k_info *k)
+{
+	if (!rc4k_usable(k))
+		return "this CPU cannot run it";
+	if (!passes(k))
+		return "it failed its self-test";
+	return NULL;
+}
+
+/* Switch KIND to the kernel NAME, unless it is unknown or may not run. */
+static int use(enum rc4k_kind kind, const char *name)
+{
+	const struct rc4k_info *k = name ? rc4k_find(kind, name) : NULL;
+
+	rc4_current(kind); /* a later first-use selection must not undo this */
+	if (k == NULL) {
+		errno = name ? ENOENT : EINVAL;
+		return -1;
+	}
+	if (rc4_refused(k) != NULL) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	atomic_store_explicit(&current[kind], k, memory_order_release);
+	return 0;
+}
+
+const char *rc4tune_kernel_name(void)
+{
+	return rc4_current(RC4K_SINGLE)->name;
+}
+
+const char *rc4tune_batch_kernel_name(void)
+{
+	return rc4_current(RC4K_BATCH)->name;
+}
+
+int rc4tune_use_kernel(const char *name)
+{
+	return use(RC4K_SINGLE, name);
+}
+
+int rc4tune_use_batch_kernel(const char *name)
+{
+	return use(RC4K_BATCH, name);
+}
+
+const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
+{
+	const struct rc4k_info *k = rc4k_nth(RC4K_SINGLE, i);
+
+	if (k == NULL)
+		return NULL;
+	if (summary)
+		*summary = k->summary;
+	if (usable)
+		*usable = rc4k_usable(k);
+	return k->name;
+}

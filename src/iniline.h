@@ -1,0 +1,39 @@
+/* iniline.h - what inih makes of one line: the single reading of INI
+ * lines that the config reader, --check-conf and the tuner's merge share,
+ * so none of them can see a file differently from the library. */
+#ifndef RC4_INILINE_H
+#define RC4_INILINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rc4_ini_kind {
+	RC4_INI_BLANK,
+	RC4_INI_COMMENT, /* first non-blank ';' or '#' */
+	RC4_INI_HEADER,  /* '[' NAME ']' */
+	RC4_INI_ENTRY,   /* KEY '=' VALUE or KEY ':' VALUE */
+	RC4_INI_BAD,     /* none of these: inih reports the line */
+};
+
+struct rc4_ini_line {
+	enum rc4_ini_kind kind;
+	/* Offset of the first non-blank byte.  INDENTED: blanks (or line
+	 * 1's BOM) before it; after a key such a line, whatever it holds,
+	 * continues that key's value. */
+	size_t start;
+	bool indented;
+	/* HEADER: the section name as inih keeps it, from after '[' to the
+	 * first ']' (blanks included); ENTRY: the key, trimmed. */
+	size_t name, name_len;
+	/* HEADER: where text after ']' starts that inih ignores and that is
+	 * not a comment (';' or '#'), or 0 when there is none. */
+	size_t ignored;
+	/* ENTRY: '=' or ':' */
+	char sep;
+};
+
+/* Classify the N bytes at P (a line without its '\n'); FIRST: the file's
+ * first line, where inih skips a UTF-8 byte order mark. */
+void rc4_ini_line(const char *p, size_t n, bool first, struct rc4_ini_line *l);
+
+#endif

@@ -1,0 +1,167 @@
+/* cells.c - what each kind of kernel is timed on: calls through the
+ * kernel's descriptor, as the library makes them, in cells whose rates
+ * the workloads weigh. */
+#include <config.h>
+
+#include <string.h>
+#include "kernels/batch.h"
+#include "measure.h"
+#include "timing.h"
+
+static const char *const workloads[WORKLOAD_COUNT] = {
+	[WORKLOAD_MIXED] = "mixed",
+	[WORKLOAD_BULK] = "bulk",
+	[WORKLOAD_PACKETS] = "packets",
+	[WORKLOAD_KEYS] = "keys",
+};
+
+const char *workload_name(enum workload w)
+{
+	return workloads[w];
+}
+
+int workload_parse(const char *name, enum workload *w)
+{
+	for (int i = 0; i < WORKLOAD_COUNT; i++)
+		if (strcmp(name, workloads[i]) == 0) {
+			*w = (enum workload)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* States and buffers, cache-line aligned, shared by all kernels: a
+ * single-stream kernel gets one of each, as a caller of the public API
+ * has; a batch kernel NKEYS, of which NSTREAMS run streams. */
+enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYMSG = 16 };
+static _Alignas(64) struct rc4k_state states[NKEYS];
+static _Alignas(64) uint8_t buf[8192];
+static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
+
+/* A fresh 16-byte key each time it is called. */
+static const uint8_t *fresh_key(void)
+{
+	static uint64_t n;
+	static uint8_t key[NKEYS][16];
+	uint8_t *k = key[n % NKEYS];
+
+	memcpy(k, "rc4tune-timing16", 16);
+	memcpy(k, &n, sizeof n);
+	n++;
+	return k;
+}
+
+static double run_single(const struct rc4k_info *info, int c,
+			 unsigned long reps)
+{
+	const struct rc4k *k = rc4k_single(info);
+	const struct cell *cell = &measure_benches[RC4K_SINGLE].cells[c];
+	double t0;
+
+	if (cell->bytes == 0) {
+		t0 = timing_now();
+		for (unsigned long r = 0; r < reps; r++) {
+			k->set_key(&states[0], fresh_key(), 16);
+			k->crypt(&states[0], KEYMSG, buf, buf);
+		}
+	} else {
+		k->set_key(&states[0], fresh_key(), 16);
+		t0 = timing_now();
+		for (unsigned long r = 0; r < reps; r++)
+			k->crypt(&states[0], cell->bytes, buf, buf);
+	}
+	return timing_now() - t0;
+}
+
+static double run_batch(const struct rc4k_info *info, int c,
+			unsigned long reps)
+{
+	const struct rc4k_batch *b = rc4k_batch(info);
+	struct rc4k_state *st[NKEYS];
+	const uint8_t *key[NKEYS], *in[NKEYS];
+	uint8_t *out[NKEYS];
+	size_t len[NKEYS];
+	double t0;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		st[i] = &states[i];
+		len[i] = 16;
+		in[i] = out[i] = lanes[i];
+	}
+	if (measure_benches[RC4K_BATCH].cells[c].bytes == 0) {
+		t0 = timing_now();
+		for (unsigned long r = 0; r < reps; r++) {
+			for (size_t i = 0; i < NKEYS; i++)
+				key[i] = fresh_key();
+			b->set_keys(st, NKEYS, key, len);
+			b->crypt_many(st, NKEYS, KEYMSG, in, out);
+		}
+	} else {
+		for (size_t i = 0; i < NSTREAMS; i++)
+			key[i] = fresh_key();
+		b->set_keys(st, NSTREAMS, key, len);
+		t0 = timing_now();
+		for (unsigned long r = 0; r < reps; r++)
+			b->crypt_many(st, NSTREAMS, STREAM, in, out);
+	}
+	return timing_now() - t0;
+}
+
+const struct bench measure_benches[RC4K_KINDS] = {
+	/* The sizes of `openssl speed`, then the password-recovery pattern. */
+	[RC4K_SINGLE] = {
+		.title = "The 'numbers' are in 1000s of bytes per second "
+			 "processed; keys/s: a fresh key per 16-byte message.",
+		.ncells = 6,
+		.cells = { { "16 bytes", 16, 0 }, { "64 bytes", 64, 0 },
+			   { "256 bytes", 256, 0 }, { "1024 bytes", 1024, 0 },
+			   { "8192 bytes", 8192, 0 }, { "keys/s", 0, 1 } },
+		.cpb_cell = 4,
+		.cpb_label = "c/B@8k",
+		.weight = {
+			[WORKLOAD_MIXED] = { 1, 1, 1, 1, 1, 0 },
+			[WORKLOAD_BULK] = { 0, 0, 0, 1, 3, 0 },
+			[WORKLOAD_PACKETS] = { 1, 1, 1, 1, 0, 0 },
+			[WORKLOAD_KEYS] = { 0, 0, 0, 0, 0, 1 },
+		},
+		.describe = {
+			[WORKLOAD_MIXED] = "geometric mean over 16..8192-byte "
+					   "blocks",
+			[WORKLOAD_BULK] = "large buffers: 8192-byte blocks 3/4, "
+					  "1024-byte 1/4",
+			[WORKLOAD_PACKETS] = "network messages: 16..1024-byte "
+					     "blocks",
+			[WORKLOAD_KEYS] = "a fresh 16-byte key per 16-byte "
+					  "message",
+		},
+		.share = 0.8,
+		.run = run_single,
+	},
+	/* Password recovery (many fresh keys, a few bytes each) and a
+	 * server's many streams. */
+	[RC4K_BATCH] = {
+		.title = "batch kernels (rc4tune_set_keys, rc4tune_crypt_many): "
+			 "keys/s: 64 fresh 16-byte keys a call, 16 bytes "
+			 "each; 8x1024: 8 streams of 1024 bytes a call, in "
+			 "1000s of bytes per second.",
+		.json = "batch",
+		.ncells = 2,
+		.cells = { { "keys/s", 0, NKEYS },
+			   { "8x1024", NSTREAMS * STREAM, 0 } },
+		.cpb_cell = -1,
+		.weight = {
+			[WORKLOAD_MIXED] = { 1, 1 },
+			[WORKLOAD_BULK] = { 0, 1 },
+			[WORKLOAD_PACKETS] = { 0, 1 },
+			[WORKLOAD_KEYS] = { 1, 0 },
+		},
+		.describe = {
+			[WORKLOAD_MIXED] = "geometric mean of keys/s and 8x1024",
+			[WORKLOAD_BULK] = "8x1024 alone",
+			[WORKLOAD_PACKETS] = "8x1024 alone",
+			[WORKLOAD_KEYS] = "keys/s alone",
+		},
+		.share = 0.2,
+		.run = run_batch,
+	},
+};

@@ -1,0 +1,240 @@
+/* checkconf.c - everything in a config that the library silently tolerates
+ * or cannot use: the library's own reader runs, and its hooks show this
+ * file every line and every key. */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "checkconf.h"
+#include "iniline.h"
+#include "select.h"
+
+/* Each section name seen, to report repeats. */
+struct seen {
+	char name[RC4_CONF_MAX_SECTION + 1];
+	int line, key_line[RC4K_KINDS];
+};
+
+struct check {
+	const char *section; /* this CPU's, or NULL */
+	checkconf_note *note;
+	void *arg;
+	bool oom;
+	/* The sections in order of first appearance, and an open-addressing
+	 * table of their indices + 1 (0: free) with twice as many slots.  A
+	 * 256 KiB file holds up to 65536 headers: a list searched linearly
+	 * is quadratic. */
+	struct seen *seen;
+	size_t nseen, cap, *index;
+	size_t cur; /* seen[cur]: the last header's section, if nseen > 0 */
+};
+
+static void note(struct check *c, int line, bool error, const char *fmt, ...)
+{
+	char msg[RC4_CONF_MAX_LINE + 160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->note(c->arg, line, error, msg);
+}
+
+/* "cpu VENDOR FAMILY MODEL": single spaces, decimal numbers without
+ * leading zeros, as rc4_cpu_section writes them. */
+static bool cpu_section_ok(const char *s)
+{
+	if (strncmp(s, "cpu ", 4) != 0)
+		return false;
+	s += 4;
+	size_t n = strcspn(s, " ");
+	if (n == 0 || s[n] != ' ')
+		return false;
+	s += n + 1;
+	for (int field = 0; field < 2; field++) {
+		n = strspn(s, "0123456789");
+		if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
+			return false;
+		s += n;
+		if (field == 0 && *s++ != ' ')
+			return false;
+	}
+	return *s == '\0';
+}
+
+/* FNV-1a: section names are short and few collide. */
+static size_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* NAME's slot in the index: its entry's, or the free one to fill. */
+static size_t *slot_of(struct check *c, const char *name)
+{
+	size_t mask = 2 * c->cap - 1; /* cap is a power of two */
+
+	for (size_t i = hash(name) & mask;; i = (i + 1) & mask)
+		if (c->index[i] == 0 ||
+		    strcmp(c->seen[c->index[i] - 1].name, name) == 0)
+			return &c->index[i];
+}
+
+/* Room for one more section: the list doubles, the index is rebuilt at
+ * twice its size, so that it stays at most half full. */
+static bool room(struct check *c)
+{
+	if (c->nseen < c->cap)
+		return true;
+	size_t cap = c->cap != 0 ? 2 * c->cap : 16;
+	struct seen *seen = realloc(c->seen, cap * sizeof *seen);
+	if (seen == NULL)
+		return false;
+	c->seen = seen;
+	size_t *index = calloc(2 * cap, sizeof *index);
+	if (index == NULL)
+		return false;
+	free(c->index);
+	c->index = index;
+	c->cap = cap;
+	for (size_t i = 0; i < c->nseen; i++)
+		*slot_of(c, c->seen[i].name) = i + 1;
+	return true;
+}
+
+/* The section SEC that a header at LINE starts: what kind it is and
+ * whether it appeared before. */
+static void enter_section(struct check *c, int line, const char *sec)
+{
+	if (strncasecmp(sec, "cpu", 3) == 0 &&
+	    (sec[3] == '\0' || isspace((unsigned char)sec[3]))) {
+		if (!cpu_section_ok(sec))
+			note(c, line, true,
+			     "malformed section [%s]: want [cpu VENDOR FAMILY "
+			     "MODEL], single spaces, decimal numbers",
+			     sec);
+	} else if (strcmp(sec, "default") != 0) {
+		note(c, line, false, "unknown section [%s]: ignored", sec);
+	}
+	if (!room(c)) {
+		c->oom = true;
+		return;
+	}
+	size_t *slot = slot_of(c, sec);
+	if (*slot != 0) {
+		c->cur = *slot - 1;
+		note(c, line, false,
+		     "section [%s] repeated (first at line %d): the keys "
+		     "merge, the last kernel wins",
+		     sec, c->seen[c->cur].line);
+		return;
+	}
+	c->cur = c->nseen++;
+	*slot = c->nseen;
+	memset(&c->seen[c->cur], 0, sizeof c->seen[c->cur]);
+	snprintf(c->seen[c->cur].name, sizeof c->seen[c->cur].name, "%s", sec);
+	c->seen[c->cur].line = line;
+}
+
+/* The reader's line hook: headers, with keys or without (inih tells of a
+ * section only with its first key). */
+static void on_line(void *arg, int num, const char *text, size_t len)
+{
+	struct check *c = arg;
+	struct rc4_ini_line l;
+	char sec[RC4_CONF_MAX_SECTION + 1];
+	size_t n;
+
+	if (c->oom)
+		return;
+	rc4_ini_line(text, len, num == 1, &l);
+	if (l.kind != RC4_INI_HEADER)
+		return;
+	const char *name = text + l.name;
+	for (n = l.name_len; n > 0 && isspace((unsigned char)name[n - 1]);)
+		n--;
+	while (n > 0 && isspace((unsigned char)*name)) {
+		name++;
+		n--;
+	}
+	snprintf(sec, sizeof sec, "%.*s", (int)n, name);
+	enter_section(c, num, sec);
+}
+
+/* A kernel must exist in this build; where it applies to this CPU (its
+ * own section, [default]) it must also run and pass its self-test here.
+ * Sections of other CPUs may name kernels this CPU cannot run. */
+static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
+			 const char *sec, const char *value)
+{
+	const struct rc4k_info *k = rc4k_find(kind, value);
+	const char *what = rc4k_kinds[kind].what;
+
+	if (k == NULL) {
+		note(c, num, true, "unknown %s \"%s\" in [%s] (rc4tune --list "
+				   "names them)",
+		     what, value, sec);
+		return;
+	}
+	if (strcmp(sec, "default") != 0 &&
+	    (c->section == NULL || strcmp(sec, c->section) != 0))
+		return;
+	const char *why = rc4_refused(k);
+	if (why != NULL)
+		note(c, num, true, "%s \"%s\" in [%s]: %s", what, value, sec,
+		     why);
+}
+
+/* The reader's entry hook: every key = value. */
+static void on_entry(void *arg, int num, const char *sec, const char *key,
+		     const char *value)
+{
+	struct check *c = arg;
+	int kind = 0;
+
+	if (c->oom)
+		return;
+	/* inih gives keys before the first header the section "" */
+	if (c->nseen == 0)
+		note(c, num, false, "key outside any section: ignored");
+	while (kind < RC4K_KINDS && strcmp(key, rc4k_kinds[kind].key) != 0)
+		kind++;
+	if (kind == RC4K_KINDS) {
+		note(c, num, false, "unknown key \"%s\" in [%s]: ignored", key,
+		     sec);
+		return;
+	}
+	check_kernel(c, num, (enum rc4k_kind)kind, sec, value);
+	if (c->nseen == 0)
+		return;
+	int *before = &c->seen[c->cur].key_line[kind];
+	if (*before != 0)
+		note(c, num, false, "%s set again in [%s] (before at line %d): "
+				    "the last value wins",
+		     key, sec, *before);
+	*before = num;
+}
+
+int checkconf(const char *path, const char *section, checkconf_note *cb,
+	      void *arg, struct rc4_conf *conf, char *why, size_t whysize)
+{
+	struct check c = { .section = section, .note = cb, .arg = arg };
+	struct rc4_conf_hooks hooks = { on_line, on_entry, &c };
+	int rc = rc4_conf_read(path, section, conf, &hooks, why, whysize);
+
+	if (c.oom) {
+		snprintf(why, whysize, "out of memory");
+		rc = -1;
+	}
+	free(c.index);
+	free(c.seen);
+	return rc;
+}

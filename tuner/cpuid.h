@@ -1,0 +1,13 @@
+/* cpuid.h - a CPU's identity from a raw CPUID dump in libcpuid's format
+ * (rc4tune --heuristic --cpuid-dump), decoded as the library decodes the
+ * live CPU's. */
+#ifndef RC4_CPUID_H
+#define RC4_CPUID_H
+
+#include "cpu.h"
+
+/* Returns 0, or -1 with *WHY set (a static buffer: not thread-safe, as
+ * libcpuid's warning function is process-wide). */
+int cpuid_from_dump(struct rc4_cpu *cpu, const char *path, const char **why);
+
+#endif
