@@ -1,15 +1,26 @@
 /* char.c - kernels with 8-bit state entries (OpenSSL's RC4_CHAR): 256 bytes
  * of state, four cache lines; byte loads and stores. */
 #include "loop.h"
-
-#define RC4K_WIDTH 1 /* sizeof(uint8_t) */
 #include "setkey.h"
 
+#define RC4K_T uint8_t
+#define RC4K_M c
+#define RC4K_WIDTH 1
+#define RC4K_SETKEY rc4k_char_set_key
+
 RC4K_SET_KEY(rc4k_char_set_key, uint8_t, c)
-RC4K_CRYPT(char_1x, uint8_t, c, uint32_t, 1)
-RC4K_CRYPT_PTR(char_1x_ptr, uint8_t, c, uint32_t)
-RC4K_CRYPT(char_4x, uint8_t, c, uint32_t, 4)
-RC4K_CRYPT_CHUNK(char_8x_chunk, uint8_t, c, uint32_t, 1)
+
+RC4K_KERNEL(char_1x, "char-1x",
+	    "8-bit state, one byte a trip (the folded .Lcloop1 loop)",
+	    RC4K_CRYPT, uint32_t, 1)
+RC4K_KERNEL(char_1x_ptr, "char-1x-ptr",
+	    "8-bit state, one byte a trip, buffers walked by pointer",
+	    RC4K_CRYPT_PTR, uint32_t)
+RC4K_KERNEL(char_4x, "char-4x", "8-bit state, unrolled x4",
+	    RC4K_CRYPT, uint32_t, 4)
+RC4K_KERNEL(char_8x_chunk, "char-8x-chunk",
+	    "8-bit state, 8 keystream bytes gathered, one 64-bit XOR",
+	    RC4K_CRYPT_CHUNK, uint32_t, 1)
 
 /* The P4 trick: load S[x+1] for the next byte before this byte's store to
  * S[y], so the load need not wait for the store; when y == x+1 the store
@@ -40,17 +51,6 @@ static void char_1x_preload(struct rc4k_state *st, size_t len,
 	st->y = y;
 }
 
-RC4K_DEFINE(rc4k_char_1x, "char-1x",
-	    "8-bit state, one byte a trip (the folded .Lcloop1 loop)",
-	    rc4k_char_set_key, char_1x);
-RC4K_DEFINE(rc4k_char_1x_ptr, "char-1x-ptr",
-	    "8-bit state, one byte a trip, buffers walked by pointer",
-	    rc4k_char_set_key, char_1x_ptr);
-RC4K_DEFINE(rc4k_char_1x_preload, "char-1x-preload",
+RC4K_DEFINE(char_1x_preload, "char-1x-preload",
 	    "8-bit state, loads S[x+1] before storing S[y], alias fix-up",
-	    rc4k_char_set_key, char_1x_preload);
-RC4K_DEFINE(rc4k_char_4x, "char-4x", "8-bit state, unrolled x4",
-	    rc4k_char_set_key, char_4x);
-RC4K_DEFINE(rc4k_char_8x_chunk, "char-8x-chunk",
-	    "8-bit state, 8 keystream bytes gathered, one 64-bit XOR",
-	    rc4k_char_set_key, char_8x_chunk);
+	    char_1x_preload);

@@ -1,39 +1,34 @@
 /* int.c - kernels with 32-bit state entries (OpenSSL's RC4_INT): 1 KiB of
  * state; no partial-register writes, and the K8's preferred layout. */
 #include "loop.h"
-
-#define RC4K_WIDTH 4 /* sizeof(uint32_t) */
 #include "setkey.h"
 
+#define RC4K_T uint32_t
+#define RC4K_M i
+#define RC4K_WIDTH 4
+#define RC4K_SETKEY rc4k_int_set_key
+
 RC4K_SET_KEY(rc4k_int_set_key, uint32_t, i)
-RC4K_CRYPT(int_1x, uint32_t, i, uint32_t, 1)
+
+RC4K_KERNEL(int_1x, "int-1x", "32-bit state, one byte a trip",
+	    RC4K_CRYPT, uint32_t, 1)
 /* The same loop with 64-bit index registers: on Core 2 a 32-bit movzb
  * destination cost an extra uop (x86_64/rc4.S's byte1 loops). */
-RC4K_CRYPT(int_1x_r64, uint32_t, i, uint64_t, 1)
-RC4K_CRYPT_PTR(int_1x_ptr, uint32_t, i, uint32_t)
-RC4K_CRYPT(int_4x, uint32_t, i, uint32_t, 4)
-RC4K_CRYPT(int_8x, uint32_t, i, uint32_t, 8)
-RC4K_CRYPT(int_16x, uint32_t, i, uint32_t, 16)
-RC4K_CRYPT_CHUNK(int_8x_chunk, uint32_t, i, uint32_t, 1)
-RC4K_CRYPT_CHUNK(int_16x_chunk, uint32_t, i, uint32_t, 2)
-
-RC4K_DEFINE(rc4k_int_1x, "int-1x", "32-bit state, one byte a trip",
-	    rc4k_int_set_key, int_1x);
-RC4K_DEFINE(rc4k_int_1x_r64, "int-1x-r64",
+RC4K_KERNEL(int_1x_r64, "int-1x-r64",
 	    "32-bit state, one byte a trip, 64-bit index registers",
-	    rc4k_int_set_key, int_1x_r64);
-RC4K_DEFINE(rc4k_int_1x_ptr, "int-1x-ptr",
+	    RC4K_CRYPT, uint64_t, 1)
+RC4K_KERNEL(int_1x_ptr, "int-1x-ptr",
 	    "32-bit state, one byte a trip, buffers walked by pointer",
-	    rc4k_int_set_key, int_1x_ptr);
-RC4K_DEFINE(rc4k_int_4x, "int-4x", "32-bit state, unrolled x4",
-	    rc4k_int_set_key, int_4x);
-RC4K_DEFINE(rc4k_int_8x, "int-8x", "32-bit state, unrolled x8",
-	    rc4k_int_set_key, int_8x);
-RC4K_DEFINE(rc4k_int_16x, "int-16x", "32-bit state, unrolled x16",
-	    rc4k_int_set_key, int_16x);
-RC4K_DEFINE(rc4k_int_8x_chunk, "int-8x-chunk",
+	    RC4K_CRYPT_PTR, uint32_t)
+RC4K_KERNEL(int_4x, "int-4x", "32-bit state, unrolled x4",
+	    RC4K_CRYPT, uint32_t, 4)
+RC4K_KERNEL(int_8x, "int-8x", "32-bit state, unrolled x8",
+	    RC4K_CRYPT, uint32_t, 8)
+RC4K_KERNEL(int_16x, "int-16x", "32-bit state, unrolled x16",
+	    RC4K_CRYPT, uint32_t, 16)
+RC4K_KERNEL(int_8x_chunk, "int-8x-chunk",
 	    "32-bit state, 8 keystream bytes gathered, one 64-bit XOR",
-	    rc4k_int_set_key, int_8x_chunk);
-RC4K_DEFINE(rc4k_int_16x_chunk, "int-16x-chunk",
+	    RC4K_CRYPT_CHUNK, uint32_t, 1)
+RC4K_KERNEL(int_16x_chunk, "int-16x-chunk",
 	    "32-bit state, 16 bytes gathered, two 64-bit XORs",
-	    rc4k_int_set_key, int_16x_chunk);
+	    RC4K_CRYPT_CHUNK, uint32_t, 2)

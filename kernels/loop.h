@@ -1,8 +1,11 @@
 /* loop.h - generators for the C kernel families.
  *
- * A family file (char.c, int.c, long.c) instantiates these with its state
- * entry type T, the state member M (c, i or l) and the index type I; the
- * loops differ in shape, not in arithmetic, so each is written once here. */
+ * A family file (char.c, int.c, long.c) defines its state entry type
+ * RC4K_T, the state member RC4K_M (c, i or l), RC4K_WIDTH (the entry's
+ * size) and its key schedule RC4K_SETKEY, then has one RC4K_KERNEL line a
+ * kernel: a loop generator below, the index type I and the loop's
+ * parameters.  The loops differ in shape, not in arithmetic, so each is
+ * written once here. */
 #ifndef RC4K_LOOP_H
 #define RC4K_LOOP_H
 
@@ -59,14 +62,24 @@
 		st->x = st->y = 0;                                            \
 	}
 
-/* N bytes a trip, each XORed on its own, buffers addressed by index. */
-#define RC4K_CRYPT(fn, T, M, I, N)                                          \
+/* A crypt function FN over a state of T entries (member M, indices in
+ * registers of type I): BODY runs with S, x, y and the keystream byte k
+ * in scope, then x and y go back into the state. */
+#define RC4K_CRYPT_FN(fn, T, M, I, ...)                                     \
 	static void fn(struct rc4k_state *st, size_t len, const uint8_t *in, \
 		       uint8_t *out)                                         \
 	{                                                                    \
 		T *S = st->s.M;                                              \
 		I x = st->x, y = st->y;                                      \
 		uint8_t k;                                                   \
+		__VA_ARGS__                                                  \
+		st->x = (uint32_t)x;                                         \
+		st->y = (uint32_t)y;                                         \
+	}
+
+/* N bytes a trip, each XORed on its own, buffers addressed by index. */
+#define RC4K_CRYPT(fn, T, M, I, N)                                          \
+	RC4K_CRYPT_FN(fn, T, M, I,                                          \
 		size_t n = 0;                                                \
 		for (; len - n >= (N); n += (N)) {                           \
 			RC4K_UNROLL(N)                                       \
@@ -75,39 +88,23 @@
 				out[n + u] = in[n + u] ^ k;                  \
 			}                                                    \
 		}                                                            \
-		RC4K_BYTES(S, T, x, y, k, n, n < len);                      \
-		st->x = (uint32_t)x;                                         \
-		st->y = (uint32_t)y;                                         \
-	}
+		RC4K_BYTES(S, T, x, y, k, n, n < len);)
 
 /* One byte a trip, buffers walked by pointer (no RC4_INDEX). */
 #define RC4K_CRYPT_PTR(fn, T, M, I)                                         \
-	static void fn(struct rc4k_state *st, size_t len, const uint8_t *in, \
-		       uint8_t *out)                                         \
-	{                                                                    \
-		T *S = st->s.M;                                              \
-		I x = st->x, y = st->y;                                      \
-		uint8_t k;                                                   \
+	RC4K_CRYPT_FN(fn, T, M, I,                                          \
 		const uint8_t *end = in + len;                               \
 		while (in != end) {                                          \
 			RC4K_STEP(S, T, x, y, k);                            \
 			*out++ = *in++ ^ k;                                  \
-		}                                                            \
-		st->x = (uint32_t)x;                                         \
-		st->y = (uint32_t)y;                                         \
-	}
+		})
 
 /* RC4_CHUNK: gather 8 keystream bytes into a 64-bit word and XOR 8 bytes
  * at once, W words a trip.  Single bytes until OUT is 8-aligned (so stores
  * never straddle words), words, then single bytes for the tail; IN may be
  * at any alignment (memcpy compiles to one unaligned load). */
 #define RC4K_CRYPT_CHUNK(fn, T, M, I, W)                                    \
-	static void fn(struct rc4k_state *st, size_t len, const uint8_t *in, \
-		       uint8_t *out)                                         \
-	{                                                                    \
-		T *S = st->s.M;                                              \
-		I x = st->x, y = st->y;                                      \
-		uint8_t k;                                                   \
+	RC4K_CRYPT_FN(fn, T, M, I,                                          \
 		size_t n = 0;                                                \
 		RC4K_BYTES(S, T, x, y, k, n,                                 \
 			   n < len && ((uintptr_t)(out + n) & 7));           \
@@ -125,17 +122,21 @@
 				memcpy(out + n + 8 * w, &v, 8);              \
 			}                                                    \
 		}                                                            \
-		RC4K_BYTES(S, T, x, y, k, n, n < len);                      \
-		st->x = (uint32_t)x;                                         \
-		st->y = (uint32_t)y;                                         \
-	}
+		RC4K_BYTES(S, T, x, y, k, n, n < len);)
 
-/* The family file defines RC4K_WIDTH, its entry size, before using this. */
-#define RC4K_DEFINE(var, nm, sum, setkey, crypt_fn)                  \
-	const struct rc4k var = {                                    \
+/* The descriptor rc4k_<ID> of a kernel of the family whose crypt is FN. */
+#define RC4K_DEFINE(id, nm, sum, fn)                                 \
+	const struct rc4k rc4k_##id = {                              \
 		.info = { .name = nm, .summary = sum,                \
 			  .kind = RC4K_SINGLE, .width = RC4K_WIDTH }, \
-		.set_key = setkey, .crypt = crypt_fn,                \
+		.set_key = RC4K_SETKEY, .crypt = fn,                 \
 	}
+
+/* One kernel of the family: the loop GEN (RC4K_CRYPT, RC4K_CRYPT_PTR or
+ * RC4K_CRYPT_CHUNK) with index registers of type I and GEN's further
+ * arguments, and its descriptor. */
+#define RC4K_KERNEL(id, nm, sum, gen, I, ...)                         \
+	gen(id##_crypt, RC4K_T, RC4K_M, I, ##__VA_ARGS__)             \
+	RC4K_DEFINE(id, nm, sum, id##_crypt);
 
 #endif

@@ -53,6 +53,9 @@ struct rc4_conf_hooks {
 	void *arg;
 };
 
+/* Room for the reason rc4_conf_read gives for refusing a file. */
+#define RC4_CONF_WHY_MAX 512
+
 /* Read PATH and collect what it says for SECTION (a "cpu VENDOR FAMILY
  * MODEL" name, or NULL) and [default].  Returns 0 when read, 1 when PATH
  * does not exist, -1 when the file is refused as a whole: then WHY gets

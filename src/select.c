@@ -50,7 +50,7 @@ static void say(struct sel *s, const char *fmt, ...)
 /* The config, read at most once a selection; 0 when it was read. */
 static int conf(struct sel *s)
 {
-	char why[512];
+	char why[RC4_CONF_WHY_MAX];
 	const char *path = s->in->conf;
 
 	if (s->conf_rc != 2)

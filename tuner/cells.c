@@ -33,7 +33,7 @@ int workload_parse(const char *name, enum workload *w)
 /* States and buffers, cache-line aligned, shared by all kernels: a
  * single-stream kernel gets one of each, as a caller of the public API
  * has; a batch kernel NKEYS, of which NSTREAMS run streams. */
-enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYMSG = 16 };
+enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYLEN = 16, KEYMSG = 16 };
 static _Alignas(64) struct rc4k_state states[NKEYS];
 static _Alignas(64) uint8_t buf[8192];
 static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
@@ -42,10 +42,10 @@ static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
 static const uint8_t *fresh_key(void)
 {
 	static uint64_t n;
-	static uint8_t key[NKEYS][16];
+	static uint8_t key[NKEYS][KEYLEN];
 	uint8_t *k = key[n % NKEYS];
 
-	memcpy(k, "rc4tune-timing16", 16);
+	memcpy(k, "rc4tune-timing16", KEYLEN);
 	memcpy(k, &n, sizeof n);
 	n++;
 	return k;
@@ -61,11 +61,11 @@ static double run_single(const struct rc4k_info *info, int c,
 	if (cell->bytes == 0) {
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
-			k->set_key(&states[0], fresh_key(), 16);
+			k->set_key(&states[0], fresh_key(), KEYLEN);
 			k->crypt(&states[0], KEYMSG, buf, buf);
 		}
 	} else {
-		k->set_key(&states[0], fresh_key(), 16);
+		k->set_key(&states[0], fresh_key(), KEYLEN);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
 			k->crypt(&states[0], cell->bytes, buf, buf);
@@ -85,7 +85,7 @@ static double run_batch(const struct rc4k_info *info, int c,
 
 	for (size_t i = 0; i < NKEYS; i++) {
 		st[i] = &states[i];
-		len[i] = 16;
+		len[i] = KEYLEN;
 		in[i] = out[i] = lanes[i];
 	}
 	if (measure_benches[RC4K_BATCH].cells[c].bytes == 0) {

@@ -99,7 +99,7 @@ int explain_check_conf(const char *file)
 	struct rc4_conf conf;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
-	char why[512], section[RC4_SECTION_MAX];
+	char why[RC4_CONF_WHY_MAX], section[RC4_SECTION_MAX];
 	bool identified = rc4_cpu_identify(&cpu, &cpu_why) == 0;
 
 	if (identified)

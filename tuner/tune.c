@@ -140,7 +140,7 @@ int tune_speed(const struct tune_opts *o)
 static int check_written(const char *path, const struct tuning *t)
 {
 	struct rc4_conf conf;
-	char why[256];
+	char why[RC4_CONF_WHY_MAX];
 	struct stat st;
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))

@@ -103,16 +103,31 @@
 9:	savexy
 .endm
 
-/* The folded byte loop, char state (W is 1): the next byte's S[x] load is
- * hoisted to the bottom of the trip, so a trip starts with y += tx.  DST
- * (l or q) and the three registers give the width of the movzb
- * destinations: on Core 2 the 32-bit form cost an extra uop. */
-.macro byte1 name, w, dst, tx, ty, k
+/* The byte loops' ends: nothing to do for no input; else x += 1 and tx =
+ * S[x] into TX (movzb with DST, l or q) before the loop at 1; at its end
+ * the next byte's, and after the last byte x steps back. */
+.macro bytes_open name, dst, tx
 	entry	\name
 	cmpq	%rsi, %r9
 	je	9f
 	incb	%cl
 	movzb\dst ST_S(%rdi,%rcx), \tx
+.endm
+.macro bytes_close name
+	incq	%r9
+	cmpq	%rsi, %r9
+	jne	1b
+	decb	%cl
+9:	savexy
+	fend	\name
+.endm
+
+/* The folded byte loop, char state (W is 1): the next byte's S[x] load is
+ * hoisted to the bottom of the trip, so a trip starts with y += tx.  DST
+ * (l or q) and the three registers give the width of the movzb
+ * destinations: on Core 2 the 32-bit form cost an extra uop. */
+.macro byte1 name, w, dst, tx, ty, k
+	bytes_open \name, \dst, \tx
 1:	addb	%al, %dl
 	movzb\dst ST_S(%rdi,%rdx), \ty
 	movb	%al, ST_S(%rdi,%rdx)
@@ -123,12 +138,7 @@
 	movzb\dst ST_S(%rdi,%r11), \k
 	xorb	(%r9), %r8b
 	movb	%r8b, (%r9,%r10)
-	incq	%r9
-	cmpq	%rsi, %r9
-	jne	1b
-	decb	%cl
-9:	savexy
-	fend	\name
+	bytes_close \name
 .endm
 
 /* Char state (W is 1), S[x+1] loaded before S[y] is stored (the Pentium 4
@@ -136,11 +146,7 @@
  * store; when y == x+1 the store changed that entry and tx itself is the
  * next tx. */
 .macro preload1 name, w
-	entry	\name
-	cmpq	%rsi, %r9
-	je	9f
-	incb	%cl
-	movzbl	ST_S(%rdi,%rcx), %eax
+	bytes_open \name, l, %eax
 1:	addb	%al, %dl
 	movzbl	ST_S(%rdi,%rdx), %r11d
 	movb	%r11b, ST_S(%rdi,%rcx)
@@ -154,12 +160,7 @@
 	xorb	(%r9), %al
 	movb	%al, (%r9,%r10)
 	movl	%r8d, %eax
-	incq	%r9
-	cmpq	%rsi, %r9
-	jne	1b
-	decb	%cl
-9:	savexy
-	fend	\name
+	bytes_close \name
 .endm
 
 /* 8 bytes a trip, the keystream gathered into r8 and XORed with one 8-byte
