@@ -3,13 +3,17 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include "kernels/batch.h"
 #include "rc4tune.h"
 #include "select.h"
 
 _Static_assert(sizeof(struct rc4k_state) <= sizeof(((rc4tune_key *)0)->state),
 	       "rc4tune_key too small for the widest kernel state");
-_Static_assert(_Alignof(struct rc4k_state) <= _Alignof(rc4tune_key),
+_Static_assert(_Alignof(struct rc4k_state) <= _Alignof(rc4tune_key) &&
+		       offsetof(rc4tune_key, state) %
+				       _Alignof(struct rc4k_state) ==
+			       0,
 	       "rc4tune_key under-aligned for the kernel state");
 
 static struct rc4k_state *state_of(rc4tune_key *key)

@@ -163,14 +163,28 @@
 	bytes_close \name
 .endm
 
+/* The block loops' ends: N bytes a trip (the loop at 1) while N are left,
+ * else to the tail (7). */
+.macro blocks_open name, n
+	entry	\name
+	leaq	\n(%r9), %rax
+	cmpq	%rsi, %rax
+	ja	7f
+.endm
+.macro blocks_close name, w, n
+	addq	$\n, %r9
+	leaq	\n(%r9), %rax
+	cmpq	%rsi, %rax
+	jbe	1b
+7:	tail	\w
+	fend	\name
+.endm
+
 /* 8 bytes a trip, the keystream gathered into r8 and XORed with one 8-byte
  * load and store (RC4_CHUNK).  Each byte is zero-extended, shifted and ORed
  * in: merging into r8b and rotating chains two uops a byte through r8. */
 .macro chunk8 name, w
-	entry	\name
-	leaq	8(%r9), %rax
-	cmpq	%rsi, %rax
-	ja	7f
+	blocks_open \name, 8
 1:	swap	\w
 	movzbl	ST_S(%rdi,%r11,\w), %r8d
 	.irp k, 1, 2, 3, 4, 5, 6, 7
@@ -181,12 +195,7 @@
 	.endr
 	xorq	(%r9), %r8
 	movq	%r8, (%r9,%r10)
-	addq	$8, %r9
-	leaq	8(%r9), %rax
-	cmpq	%rsi, %rax
-	jbe	1b
-7:	tail	\w
-	fend	\name
+	blocks_close \name, \w, 8
 .endm
 
 /* Keystream byte K of a 16-byte block into LANE of xmm0 (even K) or xmm1. */
@@ -206,10 +215,7 @@
  * shifted up a byte).  Alternating two registers halves the insert
  * chain. */
 .macro sse16 name, w, ins
-	entry	\name
-	leaq	16(%r9), %rax
-	cmpq	%rsi, %rax
-	ja	7f
+	blocks_open \name, 16
 1:
 	.ifc \ins, pinsrb
 	pxor	%xmm0, %xmm0
@@ -230,12 +236,7 @@
 	pxor	%xmm0, %xmm2
 	pxor	%xmm1, %xmm2
 	movdqu	%xmm2, (%r9,%r10)
-	addq	$16, %r9
-	leaq	16(%r9), %rax
-	cmpq	%rsi, %rax
-	jbe	1b
-7:	tail	\w
-	fend	\name
+	blocks_close \name, \w, 16
 .endm
 
 /* S[x] read five bytes ahead (the ring): each byte's tx was loaded into a
