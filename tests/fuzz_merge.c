@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "conf.h"
-#include "tuner/confwrite.h"
+#include "tuner/merge.h"
 
 static char path[] = "/tmp/fuzz_merge.XXXXXX";
 static int fd = -1;

@@ -147,18 +147,23 @@ else
 	fail "long line: rc=$rc"; cat "$tmp/err"
 fi
 
-# --- the old file's mode and owner stay; group/other write goes -------
-# (write by group or others would make the library ignore the file)
+# --- the old file's mode stays, less group/other write; the new file is
+# the caller's (a foreign owner would make the library distrust it), and
+# as root it keeps the old group; a mode others cannot read is warned of
 printf '[default]\nkernel = int-8x\n' >"$tmp/mode.conf"
 chmod 660 "$tmp/mode.conf"
-[ "$(id -u)" -ne 0 ] || chown 65534:65534 "$tmp/mode.conf"
-owner=$(stat -c %u:%g "$tmp/mode.conf")
+group=$(id -g)
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 "$tmp/mode.conf"
+	group=65534
+fi
 tune --output "$tmp/mode.conf"
 if [ $rc -eq 0 ] && [ "$(stat -c %a "$tmp/mode.conf")" = 640 ] &&
-   [ "$(stat -c %u:%g "$tmp/mode.conf")" = "$owner" ] &&
+   [ "$(stat -c %u:%g "$tmp/mode.conf")" = "$(id -u):$group" ] &&
    grep -q "^\[$live\]" "$tmp/mode.conf" &&
-   grep -q "$tmp/mode.conf: mode 0660 becomes 0640" "$tmp/err"; then
-	ok "old file: mode 0660 kept as 0640 (warned), owner $owner kept"
+   grep -q "$tmp/mode.conf: mode 0660 becomes 0640" "$tmp/err" &&
+   grep -q "$tmp/mode.conf: mode 0640: programs that run neither as its owner nor in its group cannot read it" "$tmp/err"; then
+	ok "old file: mode 0660 kept as 0640 (warned, and that others cannot read it), owner $(id -u), group $group"
 else
 	fail "mode/owner: rc=$rc, $(stat -c '%a %u:%g' "$tmp/mode.conf")"
 	cat "$tmp/err"

@@ -1,413 +1,476 @@
-/* confwrite.c - put one section into a config file, keeping every other
- * byte, atomically.
+/* confwrite.c - put one section into a config file safely.
  *
- * Lines are read as inih reads them (iniline.h).  A section spans from
- * its header to its last line that is neither blank nor a comment: the
- * comments after it usually describe the next section, so they stay. */
+ * rc4tune --generate-conf runs as root from a postinst, so the path it is
+ * given is checked before the budget is spent, and links other users could
+ * have planted are not followed.  The file is read, merged and replaced
+ * under an exclusive lock, which the new file carries from before it
+ * appears until the caller has read it back: concurrent runs (or hosts
+ * sharing a fleet file) queue, and none loses another's section. */
 #include <config.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "conf.h"
 #include "confwrite.h"
-#include "iniline.h"
 
-/* Whether the N-byte section name at P names SECTION.  Runs of blanks
- * count as one and blanks at the ends do not count, on both sides:
- * "[ cpu X  6 15 ]" was meant for the same CPU, and leaving it would make
- * a duplicate; and a vendor string may hold blanks ("  Shanghai  "). */
-static bool names_section(const char *p, size_t n, const char *section)
-{
-	const char *end = p + n, *s = section;
+/* Linux's own limit on a chain of symlinks. */
+enum { MAX_HOPS = 40 };
+/* ".NAME.XXXXXX": what a temporary file's name adds to NAME. */
+static const char TMP_EXTRA[] = "..XXXXXX";
 
-	for (;;) {
-		while (p < end && isspace((unsigned char)*p))
-			p++;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (p == end || *s == '\0')
-			return p == end && *s == '\0';
-		while (p < end && !isspace((unsigned char)*p) && *s != '\0' &&
-		       !isspace((unsigned char)*s))
-			if (*p++ != *s++)
-				return false;
-		/* A word of one side went on where the other's ended. */
-		if ((p < end && !isspace((unsigned char)*p)) ||
-		    (*s != '\0' && !isspace((unsigned char)*s)))
-			return false;
-	}
-}
-
-/* TEXT with each '\n' written as EOL. */
-static void put_text(FILE *f, const char *text, const char *eol)
-{
-	for (; *text; text++)
-		if (*text == '\n')
-			fputs(eol, f);
-		else
-			fputc(*text, f);
-}
-
-char *confwrite_merge(const char *old, size_t len, const char *section,
-		      const char *text, const char *path, size_t *outlen)
-{
-	char *out = NULL;
-	FILE *f = open_memstream(&out, outlen);
-	const char *nl = memchr(old, '\n', len);
-	const char *eol = nl && nl > old && nl[-1] == '\r' ? "\r\n" : "\n";
-	size_t copied = 0;   /* old[0..copied) is dealt with */
-	size_t span_end = 0; /* end of the live section's last content line */
-	bool in_live = false, last_blank = true;
-	unsigned found = 0, lineno = 0;
-
-	if (f == NULL)
-		return NULL;
-	for (size_t pos = 0, end; pos < len; pos = end) {
-		struct rc4_ini_line l;
-
-		nl = memchr(old + pos, '\n', len - pos);
-		end = nl ? (size_t)(nl - old) + 1 : len;
-		lineno++;
-		rc4_ini_line(old + pos, (nl ? end - 1 : end) - pos, pos == 0, &l);
-		last_blank = l.kind == RC4_INI_BLANK;
-		if ((l.kind == RC4_INI_ENTRY || l.kind == RC4_INI_BAD) && in_live)
-			span_end = end;
-		if (l.kind != RC4_INI_HEADER)
-			continue;
-		bool named = names_section(old + pos + l.name, l.name_len,
-					   section);
-		if (in_live) {
-			copied = span_end; /* drop the section, keep the rest */
-			in_live = false;
-			/* An indented header now follows a key line (ours, or
-			 * one before a dropped duplicate): inih would append
-			 * it to that key's value.  It loses its indent. */
-			if (!named && l.indented) {
-				fwrite(old + copied, 1, pos - copied, f);
-				copied = pos + l.start;
-			}
-		}
-		if (!named)
-			continue;
-		/* A UTF-8 BOM before the first line (inih skips it) stays
-		 * in front of whatever replaces that line. */
-		size_t bom = pos == 0 && len >= 3 &&
-					     memcmp(old, "\xef\xbb\xbf", 3) == 0
-				     ? 3
-				     : 0;
-		fwrite(old + copied, 1, pos + bom - copied, f);
-		if (found++ == 0)
-			put_text(f, text, eol);
-		else
-			fprintf(stderr, "rc4tune: %s: removed another [%s] "
-					"section at line %u (the library would "
-					"read its kernel last)\n",
-				path, section, lineno);
-		copied = pos;
-		span_end = end;
-		in_live = true;
-	}
-	if (in_live)
-		copied = span_end;
-	fwrite(old + copied, 1, len - copied, f);
-	if (!found) {
-		if (len > 0 && old[len - 1] != '\n')
-			fprintf(f, "%s%s", eol, eol);
-		else if (!last_blank)
-			fputs(eol, f);
-		put_text(f, text, eol);
-	}
-	if (fclose(f) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
+/* "rc4tune: cannot write PATH: WHAT", and for a permission problem that
+ * root would not have, the way out. */
 static int fail(const char *path, const char *what, int err)
 {
 	fprintf(stderr, "rc4tune: cannot write %s: %s%s%s\n", path,
-		what ? what : "", what ? ": " : "", strerror(err));
-	if (err == EACCES || err == EPERM || err == EROFS)
+		what ? what : "", what && err ? ": " : "",
+		err ? strerror(err) : "");
+	if (geteuid() != 0 && (err == EACCES || err == EPERM))
 		fprintf(stderr, "rc4tune: run as root, or write another file "
 				"with --output FILE\n");
 	return -1;
 }
 
-/* The whole of regular file FD, in a malloc'ed buffer of *LEN bytes;
- * NULL with errno set on failure. */
-static char *read_all(int fd, size_t *len)
+/* As fail, with a reason of our own and no errno. */
+static int refuse(const char *path, const char *fmt, ...)
 {
-	size_t size = 4096, n = 0;
-	char *buf = malloc(size), *grown;
+	char what[PATH_MAX + 256];
+	va_list ap;
 
-	if (buf == NULL)
-		return NULL;
-	for (;;) {
-		if (n == size) {
-			if ((grown = realloc(buf, size *= 2)) == NULL)
-				break;
-			buf = grown;
-		}
-		ssize_t r = read(fd, buf + n, size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (r == 0) {
-			*len = n;
-			return buf;
-		}
-		n += (size_t)r;
-	}
-	int err = errno;
-	free(buf);
-	errno = err;
-	return NULL;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return fail(path, what, 0);
 }
 
-/* Replace TARGET by LEN bytes of DATA: a temporary file in the same
- * directory (so rename is atomic), fsync, rename, fsync the directory so
- * the rename itself survives a crash.  PATH is what the user named; OLD is
- * the file replaced, NULL if there is none.  The new file keeps OLD's mode
- * and, as root, its owner: an admin's 0600 or a root:adm file stays so. */
-static int replace_atomically(const char *path, const char *target,
-			      const char *data, size_t len,
-			      const struct stat *old)
+/* The directory part of FILE, into DIR (PATH_MAX bytes). */
+static void dir_of(const char *file, char *dir)
 {
-	const char *slash = strrchr(target, '/');
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	mode_t mode = 0644;
+	const char *slash = strrchr(file, '/');
 
 	if (slash == NULL)
 		strcpy(dir, ".");
-	else if (slash == target)
+	else if (slash == file)
 		strcpy(dir, "/");
 	else
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target);
-	if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir,
-		     slash ? slash + 1 : target) >= (int)sizeof tmp)
-		return fail(path, NULL, ENAMETOOLONG);
-	if (old != NULL) {
-		mode = old->st_mode & 07777 & ~(mode_t)(S_IWGRP | S_IWOTH);
-		/* The library ignores a file others could write (they could
-		 * pick our kernel), so keeping those bits would waste it. */
-		if (mode != (old->st_mode & 07777))
-			fprintf(stderr, "rc4tune: warning: %s: mode %04o "
-					"becomes %04o: the library refuses a "
-					"file writable by group or others\n",
-				path, (unsigned)(old->st_mode & 07777),
-				(unsigned)mode);
-	}
+		snprintf(dir, PATH_MAX, "%.*s", (int)(slash - file), file);
+}
 
-	int fd = mkostemp(tmp, O_CLOEXEC);
+/* Whether the symlink LINK (lstat in *LS) may be followed: not when
+ * another user owns it, nor where the kernel's fs.protected_symlinks
+ * would refuse it (a sticky, world-writable directory, the link owned by
+ * neither us nor the directory's owner), whatever that sysctl says here. */
+static int link_allowed(const char *path, const char *link,
+			const struct stat *ls)
+{
+	char dir[PATH_MAX];
+	struct stat ds;
+	uid_t me = geteuid();
+
+	dir_of(link, dir);
+	if (ls->st_uid != 0 && ls->st_uid != me)
+		return refuse(path, "%s is a symlink owned by uid %u, another "
+				    "user: a config is not written through it",
+			      link, (unsigned)ls->st_uid);
+	if (stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) &&
+	    (ds.st_mode & S_IWOTH) && ls->st_uid != me &&
+	    ls->st_uid != ds.st_uid)
+		return refuse(path, "%s is a symlink in the sticky, world-"
+				    "writable %s, owned by neither you nor "
+				    "that directory's owner: not followed (as "
+				    "fs.protected_symlinks rules)",
+			      link, dir);
+	return 0;
+}
+
+/* The file at the end of PATH's chain of symlinks, existing or not, into
+ * W->target, so that a link stays a link (/etc/rc4tune.conf -> a shared
+ * fleet file not yet created).  A relative link is relative to the link's
+ * directory.  Returns 0, or -1 after saying why. */
+static int resolve_target(struct confwrite *w)
+{
+	char *target = w->target, link[PATH_MAX];
+	struct stat st;
+
+	if (strlen(w->path) >= PATH_MAX)
+		return fail(w->path, NULL, ENAMETOOLONG);
+	strcpy(target, w->path);
+	for (int hops = 0;; hops++) {
+		if (lstat(target, &st) != 0 || !S_ISLNK(st.st_mode))
+			return 0; /* missing: created; else checked later */
+		if (hops == MAX_HOPS)
+			return fail(w->path, "following its symlinks", ELOOP);
+		if (link_allowed(w->path, target, &st) != 0)
+			return -1;
+		ssize_t n = readlink(target, link, sizeof link);
+		if (n < 0 || n == (ssize_t)sizeof link)
+			return fail(w->path, "reading its symlink",
+				    n < 0 ? errno : ENAMETOOLONG);
+		link[n] = '\0';
+		char *slash = strrchr(target, '/');
+		size_t keep = link[0] == '/' || slash == NULL
+				      ? 0
+				      : (size_t)(slash - target) + 1;
+		if (keep + (size_t)n >= PATH_MAX)
+			return fail(w->path, "following its symlinks",
+				    ENAMETOOLONG);
+		memcpy(target + keep, link, (size_t)n + 1);
+	}
+}
+
+/* A regular file the library could read, with one name. */
+static int regular_ok(const char *path, const struct stat *st)
+{
+	if (st->st_nlink > 1)
+		return refuse(path, "it has %lu hard links: replacing it "
+				    "would split them (remove the others, or "
+				    "write another file)",
+			      (unsigned long)st->st_nlink);
+	if (st->st_size > RC4_CONF_MAX_SIZE)
+		return refuse(path, "larger than %d bytes, which the library "
+				    "refuses: not rewritten",
+			      RC4_CONF_MAX_SIZE);
+	return 0;
+}
+
+/* Whether a temporary file can be made next to the target: its name fits
+ * and its directory takes a new file (write permission, not read-only, not
+ * immutable), tried for real and removed at once. */
+static int dir_ok(const struct confwrite *w)
+{
+	const char *slash = strrchr(w->target, '/');
+	const char *base = slash ? slash + 1 : w->target;
+	char dir[PATH_MAX], probe[PATH_MAX];
+
+	if (strlen(base) + sizeof TMP_EXTRA - 1 > NAME_MAX)
+		return refuse(w->path, "its name is too long for a temporary "
+				       "file next to it (%zu bytes, at most %zu)",
+			      strlen(base), NAME_MAX - (sizeof TMP_EXTRA - 1));
+	dir_of(w->target, dir);
+	if (snprintf(probe, sizeof probe, "%s/.%s.XXXXXX", dir, base) >=
+	    (int)sizeof probe)
+		return fail(w->path, NULL, ENAMETOOLONG);
+	int fd = mkostemp(probe, O_CLOEXEC);
 	if (fd < 0) {
-		int err = errno;
 		char what[PATH_MAX + 48];
+		int err = errno;
 
-		snprintf(what, sizeof what,
-			 "cannot create a temporary file in %s", dir);
-		return fail(path, what, err);
+		snprintf(what, sizeof what, "cannot create a file in %s", dir);
+		return fail(w->path, what, err);
 	}
+	unlink(probe);
+	close(fd);
+	return 0;
+}
+
+/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is; a
+ * FIFO without a reader would make the open wait forever (a postinst
+ * would hang), so O_NONBLOCK makes that ENXIO, an error. */
+static int open_direct(struct confwrite *w, bool fifo)
+{
+	bool to_stdout = strcmp(w->path, "-") == 0;
+
+	w->fd = to_stdout ? dup(STDOUT_FILENO)
+			  : open(w->path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
+						  O_CLOEXEC);
+	if (w->fd < 0 && errno == ENXIO && fifo)
+		return refuse(w->path, "a FIFO with no reader");
+	if (w->fd < 0)
+		return fail(w->path, to_stdout ? "standard output" : "open",
+			    errno);
+	int flags = fcntl(w->fd, F_GETFL);
+	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+		return fail(w->path, "not open for writing", EBADF);
+	/* Blocking again for the writes: a reader slower than us is no
+	 * error.  Not on "-": that file description is our stdout's. */
+	if (!to_stdout && fcntl(w->fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+		return fail(w->path, "fcntl", errno);
+	return 0;
+}
+
+int confwrite_open(struct confwrite *w, const char *path)
+{
+	struct stat st;
+
+	w->path = path;
+	w->fd = -1;
+	if (strcmp(path, "-") == 0)
+		return open_direct(w, false);
+	if (resolve_target(w) != 0)
+		return -1;
+	/* The kernel follows the links just checked: a device or a pipe at
+	 * their end (also /dev/stdout's /proc link to "pipe:[N]") is
+	 * written as it is. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return fail(path, NULL, EISDIR);
+		return open_direct(w, S_ISFIFO(st.st_mode));
+	}
+	if (lstat(w->target, &st) == 0 && regular_ok(path, &st) != 0)
+		return -1;
+	return dir_ok(w);
+}
+
+void confwrite_close(struct confwrite *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* An exclusive lock on FD; a file system without locks only warns. */
+static int lock(const struct confwrite *w, int fd)
+{
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL ||
+		    errno == EBADF) {
+			fprintf(stderr, "rc4tune: warning: %s: cannot lock it "
+					"(%s): runs at the same time may lose "
+					"each other's section\n",
+				w->path, strerror(errno));
+			return 0;
+		}
+		return fail(w->path, "lock", errno);
+	}
+	return 0;
+}
+
+/* The live file, open and locked, in *FD (-1: there is none yet), its
+ * stat in *ST.  A run that held the lock may have replaced the file while
+ * we waited: then the new one is locked instead. */
+static int lock_live(const struct confwrite *w, int *fd, struct stat *st)
+{
+	struct stat now;
+
+	for (;;) {
+		*fd = open(w->target, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (*fd < 0 && errno == EACCES)
+			*fd = open(w->target, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		if (*fd < 0)
+			return errno == ENOENT ? 0
+					       : fail(w->path, "open", errno);
+		int r = lock(w, *fd);
+		if (r == 0 && fstat(*fd, st) != 0)
+			r = fail(w->path, "stat", errno);
+		if (r == 0 && !S_ISREG(st->st_mode))
+			r = refuse(w->path, "no longer a regular file");
+		if (r == 0 && (stat(w->target, &now) != 0 ||
+			       now.st_dev != st->st_dev ||
+			       now.st_ino != st->st_ino)) {
+			close(*fd);
+			continue;
+		}
+		if (r == 0)
+			r = regular_ok(w->path, st);
+		if (r != 0)
+			close(*fd);
+		return r;
+	}
+}
+
+/* All of the locked file FD (at most the library's size), malloc'ed. */
+static char *read_old(const struct confwrite *w, int fd, size_t *len)
+{
+	char *buf = malloc(RC4_CONF_MAX_SIZE + 1);
+	size_t n = 0;
+	ssize_t r = 1;
+
+	if (buf == NULL) {
+		fail(w->path, NULL, ENOMEM);
+		return NULL;
+	}
+	while (n <= RC4_CONF_MAX_SIZE && r != 0) {
+		r = pread(fd, buf + n, RC4_CONF_MAX_SIZE + 1 - n, (off_t)n);
+		if (r < 0 && errno != EINTR) {
+			fail(w->path, "cannot read it", errno);
+			free(buf);
+			return NULL;
+		}
+		n += r > 0 ? (size_t)r : 0;
+	}
+	if (n > RC4_CONF_MAX_SIZE) {
+		refuse(w->path, "grew past %d bytes", RC4_CONF_MAX_SIZE);
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* The mode a replaced file keeps: OLD's, less group and other write (the
+ * library refuses a file others could write: they could pick our
+ * kernel); a new file's is 0644. */
+static mode_t new_mode(const struct confwrite *w, const struct stat *old)
+{
+	mode_t mode = old ? old->st_mode & 07777 & ~(mode_t)(S_IWGRP | S_IWOTH)
+			  : 0644;
+
+	if (old && mode != (old->st_mode & 07777))
+		fprintf(stderr, "rc4tune: warning: %s: mode %04o becomes "
+				"%04o: the library refuses a file writable by "
+				"group or others\n",
+			w->path, (unsigned)(old->st_mode & 07777),
+			(unsigned)mode);
+	if (!(mode & S_IROTH))
+		fprintf(stderr, "rc4tune: warning: %s: mode %04o: programs "
+				"that run neither as its owner nor in its "
+				"group cannot read it, and use their built-in "
+				"CPU rules\n",
+			w->path, (unsigned)mode);
+	return mode;
+}
+
+/* The temporary file TMP (PATH_MAX bytes) next to the target with LEN
+ * bytes of DATA, locked, synced; its descriptor, or -1 after saying why. */
+static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
+		     size_t len, const struct stat *old)
+{
+	const char *slash = strrchr(w->target, '/');
+	char dir[PATH_MAX];
+
+	dir_of(w->target, dir);
+	if (snprintf(tmp, PATH_MAX, "%s/.%s.XXXXXX", dir,
+		     slash ? slash + 1 : w->target) >= PATH_MAX)
+		return fail(w->path, NULL, ENAMETOOLONG);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return fail(w->path, "cannot create a temporary file", errno);
 	const char *step = NULL;
-	/* Owner before mode: chown clears set-user/group-ID bits.  Only
-	 * root may give a file away: run by anyone else, the new file is
-	 * the runner's. */
-	if (old != NULL && geteuid() == 0 &&
-	    fchown(fd, old->st_uid, old->st_gid) != 0)
+	/* The new file is ours (root's, for the system file): never a
+	 * foreign owner the library would distrust; as root it keeps its
+	 * group.  Locked before it appears under the target's name. */
+	if (flock(fd, LOCK_EX) != 0 && errno != ENOLCK && errno != EOPNOTSUPP)
+		step = "lock";
+	else if (old != NULL && geteuid() == 0 &&
+		 fchown(fd, (uid_t)-1, old->st_gid) != 0)
 		step = "chown";
-	else if (fchmod(fd, mode) != 0)
+	else if (fchmod(fd, new_mode(w, old)) != 0)
 		step = "chmod";
 	else if (write_all(fd, data, len) != 0)
 		step = "write";
 	else if (fsync(fd) != 0)
 		step = "fsync";
+	if (step == NULL)
+		return fd;
 	int err = errno;
-	if (close(fd) != 0 && step == NULL) {
-		err = errno;
-		step = "close";
-	}
-	if (step == NULL && rename(tmp, target) != 0) {
-		err = errno;
-		step = "rename";
-	}
-	if (step != NULL) {
-		unlink(tmp);
-		return fail(path, step, err);
-	}
+	close(fd);
+	unlink(tmp);
+	return fail(w->path, step, err);
+}
 
-	/* The new file is in place from here on: a failure only means the
-	 * rename might not survive a crash, so warn and succeed (confwrite
-	 * promises an untouched old file when it fails). */
+/* TMP becomes the target: over the old file, or where there was none
+ * without replacing one another run created meanwhile (1: try again).
+ * Then the directory is synced, so the rename survives a crash. */
+static int publish(const struct confwrite *w, const char *tmp, bool replace)
+{
+	char dir[PATH_MAX];
+	int r = replace ? rename(tmp, w->target)
+			: renameat2(AT_FDCWD, tmp, AT_FDCWD, w->target,
+				    RENAME_NOREPLACE);
+
+	if (r != 0 && !replace && errno == EEXIST) {
+		unlink(tmp);
+		return 1;
+	}
+	/* a file system without RENAME_NOREPLACE: rename as before */
+	if (r != 0 && !replace && errno == EINVAL)
+		r = rename(tmp, w->target);
+	if (r != 0) {
+		int err = errno;
+		unlink(tmp);
+		return fail(w->path, "rename", err);
+	}
+	/* From here the new file is in place: a failure only means the
+	 * rename might not survive a crash, so warn and succeed.  Some file
+	 * systems cannot sync a directory (EINVAL): nothing to do. */
+	dir_of(w->target, dir);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Some file systems cannot sync a directory (EINVAL): nothing to do. */
-	if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
-		err = errno;
+	if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL))
 		fprintf(stderr, "rc4tune: warning: %s written, but syncing its "
 				"directory %s failed: %s; a crash soon may undo "
 				"the change\n",
-			path, dir, strerror(err));
-	}
+			w->path, dir, strerror(errno));
 	if (dfd >= 0)
 		close(dfd);
 	return 0;
 }
 
-/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is.
- * FIFO says PATH is one: without a reader, opening it would wait forever
- * (a postinst would hang), so O_NONBLOCK makes that ENXIO, an error. */
-static int write_direct(const char *path, const char *text, bool fifo)
-{
-	bool to_stdout = strcmp(path, "-") == 0;
-	int fd = to_stdout ? dup(STDOUT_FILENO)
-			   : open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
-						O_CLOEXEC);
-
-	if (fd < 0 && errno == ENXIO && fifo) {
-		fprintf(stderr, "rc4tune: cannot write %s: a FIFO with no "
-				"reader\n",
-			path);
-		return -1;
-	}
-	if (fd < 0)
-		return fail(path, "open", errno);
-	/* Blocking again for the writes: a reader slower than us is no
-	 * error.  Not on "-": that file description is our stdout's. */
-	int flags = to_stdout ? 0 : fcntl(fd, F_GETFL);
-	if (!to_stdout &&
-	    (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
-		int err = errno;
-
-		close(fd);
-		return fail(path, "fcntl", err);
-	}
-	fflush(stdout); /* whatever stdout holds goes first */
-	if (write_all(fd, text, strlen(text)) != 0) {
-		int err = errno;
-
-		close(fd);
-		return fail(path, "write", err);
-	}
-	if (close(fd) != 0)
-		return fail(path, "close", errno);
-	return 0;
-}
-
-/* Where writing PATH should go, in TARGET (PATH_MAX bytes): PATH, or for
- * a symlink the file at the end of its chain, existing or not, so that the
- * link stays a link (e.g. /etc/rc4tune.conf -> a shared fleet file not yet
- * created).  A relative link is relative to the link's directory.  Returns
- * 0, or -1 with errno set (ELOOP past 40 links, Linux's own limit). */
-static int resolve_target(const char *path, char *target)
+/* One locked read-merge-replace; 2: the file appeared meanwhile, again. */
+static int merge_once(struct confwrite *w, const char *section,
+		      const char *text, const struct confwrite_hooks *h)
 {
 	struct stat st;
-	char link[PATH_MAX];
-
-	if (strlen(path) >= PATH_MAX) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(target, path);
-	for (int hops = 0;; hops++) {
-		if (lstat(target, &st) != 0)
-			return 0; /* missing: created; else open says why */
-		if (!S_ISLNK(st.st_mode))
-			return 0;
-		if (hops == 40) {
-			errno = ELOOP;
-			return -1;
-		}
-		ssize_t n = readlink(target, link, sizeof link);
-		if (n < 0)
-			return -1;
-		if (n == (ssize_t)sizeof link) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		link[n] = '\0';
-		char *slash = strrchr(target, '/');
-		if (link[0] == '/' || slash == NULL) {
-			strcpy(target, link);
-		} else {
-			/* Keep "dir/" and put the link's text after it. */
-			size_t keep = (size_t)(slash - target) + 1;
-			if (keep + (size_t)n >= PATH_MAX) {
-				errno = ENAMETOOLONG;
-				return -1;
-			}
-			memcpy(target + keep, link, (size_t)n + 1);
-		}
-	}
-}
-
-int confwrite(const char *path, const char *section, const char *text)
-{
-	char *old = NULL, *merged, target[PATH_MAX];
+	char *old = NULL, *merged = NULL, tmp[PATH_MAX];
 	size_t len = 0, outlen;
-	struct stat st;
+	int fd, tfd = -1, r = -1;
 
-	if (strcmp(path, "-") == 0)
-		return write_direct(path, text, false);
-	if (resolve_target(path, target) != 0)
-		return fail(path, "resolve the symlink", errno);
-	/* O_NONBLOCK: opening a pipe must not wait for a writer. */
-	int fd = open(target, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno != ENOENT)
-		return fail(path, "cannot read it", errno);
-	bool old_exists = fd >= 0;
-	if (old_exists) {
-		if (fstat(fd, &st) != 0) {
-			int err = errno;
-
-			close(fd);
-			return fail(path, "stat", err);
-		}
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			return fail(path, NULL, EISDIR);
-		}
-		if (!S_ISREG(st.st_mode)) {
-			/* Closed first: our read end would count as the
-			 * FIFO's reader. */
-			close(fd);
-			return write_direct(path, text, S_ISFIFO(st.st_mode));
-		}
-		old = read_all(fd, &len);
-		int err = errno;
-		close(fd);
-		if (old == NULL)
-			return fail(path, "cannot read it", err);
+	if (lock_live(w, &fd, &st) != 0)
+		return -1;
+	if (fd >= 0 && (old = read_old(w, fd, &len)) == NULL)
+		goto out;
+	if (h && h->replace && !h->replace(old ? old : "", len, h->arg)) {
+		r = 1;
+		goto out;
 	}
-
-	merged = confwrite_merge(old ? old : "", len, section, text, path,
+	merged = confwrite_merge(old ? old : "", len, section, text, w->path,
 				 &outlen);
-	free(old);
-	if (merged == NULL)
-		return fail(path, NULL, ENOMEM);
-	int r = replace_atomically(path, target, merged, outlen,
-				   old_exists ? &st : NULL);
+	if (merged == NULL) {
+		fail(w->path, NULL, ENOMEM);
+		goto out;
+	}
+	if ((tfd = write_tmp(w, tmp, merged, outlen, fd >= 0 ? &st : NULL)) < 0)
+		goto out;
+	r = publish(w, tmp, fd >= 0);
+	if (r == 1)
+		r = 2;
+	else if (r == 0 && h && h->written && h->written(w->path, h->arg) != 0)
+		r = -1;
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (fd >= 0)
+		close(fd);
 	free(merged);
+	free(old);
+	return r;
+}
+
+int confwrite_commit(struct confwrite *w, const char *section,
+		     const char *text, const struct confwrite_hooks *hooks)
+{
+	int r;
+
+	if (w->fd >= 0) {
+		fflush(stdout); /* whatever stdout holds goes first */
+		if (write_all(w->fd, text, strlen(text)) != 0)
+			return fail(w->path, "write", errno);
+		return 0;
+	}
+	while ((r = merge_once(w, section, text, hooks)) == 2)
+		;
 	return r;
 }

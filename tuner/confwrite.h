@@ -1,33 +1,57 @@
-/* confwrite.h - put one section into a config file, keeping every other
- * byte, atomically. */
+/* confwrite.h - put one section into a config file safely: checked before
+ * any measuring, merged under a lock, replaced atomically. */
 #ifndef RC4_CONFWRITE_H
 #define RC4_CONFWRITE_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include "merge.h"
 
-/* Replace the section named SECTION in the file PATH by TEXT (the whole
- * section: header line first, '\n' line ends; they become "\r\n" in a file
- * whose first line ends so), or append TEXT when the file has no such
- * section.  Later sections of the same name are removed, with a warning.
- * A section header indented right after a removed section loses its
- * indent (after a key line inih would read it as part of that value).
- * A regular file is replaced atomically (temporary file in its directory,
- * fsync, rename, fsync of the directory); it keeps its mode less group and
- * other write (with a warning), and as root its owner; a new file is 0644.
- * A symlink chain is followed to its end, even to a file not there yet:
- * that file is written and the links stay.  "-" or a file that is not a
- * regular one (a device, a pipe) gets TEXT alone, written directly; a FIFO
- * with no reader is an error, not a wait.  A failed fsync of the directory
- * after the rename is a warning: the new file is in place.
- * Returns 0, or -1 after printing the path and the reason on stderr; the
- * old file is then untouched. */
-int confwrite(const char *path, const char *section, const char *text);
+/* Where a config goes. */
+struct confwrite {
+	const char *path;      /* as the user named it */
+	/* A regular file, existing or not, replaced atomically: PATH, or
+	 * the file at the end of its chain of symlinks (which stay links). */
+	char target[PATH_MAX];
+	/* Else a device, a pipe or "-" (stdout), open for writing: it gets
+	 * the section alone, as it is; -1 for a file. */
+	int fd;
+};
 
-/* What confwrite writes: OLD (LEN bytes, any bytes) with SECTION replaced
- * by TEXT, or TEXT appended; PATH only names the file in warnings.
- * Returns a malloc'ed buffer of *OUTLEN bytes, or NULL (out of memory).
- * Apart from confwrite, for the fuzzer (tests/fuzz_merge.c). */
-char *confwrite_merge(const char *old, size_t len, const char *section,
-		      const char *text, const char *path, size_t *outlen);
+/* What the caller decides and checks while the file is locked. */
+struct confwrite_hooks {
+	/* Given the file's bytes now (LEN 0: no file yet): false keeps the
+	 * file as it is. */
+	bool (*replace)(const char *old, size_t len, void *arg);
+	/* After the new file is in place, still under the lock: 0, or -1
+	 * once the caller has said why the result is no good. */
+	int (*written)(const char *path, void *arg);
+	void *arg;
+};
+
+/* Check, before any measuring, that PATH can take a config, as rc4tune(1)
+ * says: a symlink that another user owns or that fs.protected_symlinks
+ * would refuse is not followed; a file with more than one hard link, one
+ * larger than the library reads, a directory, a FIFO with no reader, an
+ * unwritable directory and a name too long for its temporary file are
+ * refused.  Devices and pipes are opened for writing here.  Returns 0, or
+ * -1 after printing the path and the reason on stderr. */
+int confwrite_open(struct confwrite *w, const char *path);
+
+/* Replace the section named SECTION in W's file by TEXT (see
+ * confwrite_merge), or add it, under an exclusive lock on the file: other
+ * runs wait, so no section is lost and each reads back its own result.  A
+ * new file is the caller's, mode 0644; a replaced one keeps its mode less
+ * group and other write (with a warning) and, as root, its group.  The
+ * temporary file is in the same directory: fsync, rename, fsync of the
+ * directory (a failure there is a warning: the new file is in place).
+ * Devices and pipes get TEXT alone.  Returns 0 when written, 1 when
+ * HOOKS->replace kept the file, -1 after saying why on stderr (the old
+ * file is then untouched, unless HOOKS->written failed). */
+int confwrite_commit(struct confwrite *w, const char *section,
+		     const char *text, const struct confwrite_hooks *hooks);
+
+void confwrite_close(struct confwrite *w);
 
 #endif

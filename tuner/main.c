@@ -1,7 +1,9 @@
 /* main.c - the rc4tune command line: parse options, run one action. */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,19 @@ static void usage(FILE *f)
 		"  -l, --list            list the kernels this build compiled\n"
 		"  -V, --version         print the version\n"
 		"  -h, --help            print this help\n");
+}
+
+/* STATUS, unless what went to stdout did not all arrive (a full disk, a
+ * closed pipe): then 1, said on stderr. */
+static int stdout_done(int status)
+{
+	int err = fflush(stdout) != 0 ? errno : 0;
+
+	if (!ferror(stdout) && err == 0)
+		return status;
+	fprintf(stderr, "rc4tune: cannot write to standard output%s%s\n",
+		err ? ": " : "", err ? strerror(err) : "");
+	return status == EXIT_USAGE ? status : EXIT_FAILURE;
 }
 
 /* What the command line asks for. */
@@ -114,7 +129,7 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 		return EXIT_USAGE;
 	case 'h':
 		usage(stdout);
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		return EXIT_SUCCESS;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -173,7 +188,7 @@ static int run(const struct cli *c)
 		return explain_list();
 	case 'V':
 		printf("rc4tune %s\n", PACKAGE_VERSION);
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		return EXIT_SUCCESS;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -200,14 +215,17 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c = { .o = { .workload = WORKLOAD_MIXED, .budget = 2.5 } };
-	int opt, r;
+	int opt, r = -1;
 
-	while ((opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts, NULL)) !=
-	       -1)
-		if ((r = option(&c, opt, optarg, argv[optind - 1])) != 0 ||
-		    opt == 'h')
-			return r;
-	if ((r = operands(&c, argc, argv, optind)) != 0)
-		return r;
-	return run(&c);
+	/* A closed stdout is an error (exit 1, said), not a signal: the
+	 * config is written before any report. */
+	signal(SIGPIPE, SIG_IGN);
+	while (r < 0 && (opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts,
+					   NULL)) != -1)
+		if ((r = option(&c, opt, optarg, argv[optind - 1])) == 0 &&
+		    opt != 'h')
+			r = -1;
+	if (r < 0 && (r = operands(&c, argc, argv, optind)) == 0)
+		r = run(&c);
+	return stdout_done(r);
 }

@@ -100,16 +100,6 @@ static void report(const struct tuning *t)
 		}
 }
 
-/* A report that did not reach stdout (a full disk, a closed pipe) fails. */
-static int finish(void)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("rc4tune: standard output");
-		return EXIT_FAILURE;
-	}
-	return EXIT_SUCCESS;
-}
-
 static void tuning_free(struct tuning *t)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
@@ -127,7 +117,7 @@ int tune_speed(const struct tune_opts *o)
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
-		r = finish();
+		r = EXIT_SUCCESS;
 	}
 	tuning_free(&t);
 	return r;
@@ -136,15 +126,17 @@ int tune_speed(const struct tune_opts *o)
 /* The library takes a config whole or not at all: fail when the file just
  * written (this section, or another line kept as it was) would not give
  * this CPU the kernels measured, so a postinst hears that the tuning has
- * no effect until the file is mended. */
-static int check_written(const char *path, const struct tuning *t)
+ * no effect until the file is mended.  A confwrite_hooks.written: it runs
+ * while the file is locked, so it reads this run's file. */
+static int check_written(const char *path, void *arg)
 {
+	const struct tuning *t = arg;
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
 	struct stat st;
 
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return EXIT_SUCCESS; /* a device or a pipe took the text */
+		return 0; /* a device or a pipe took the text */
 	int r = rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->got[k] == NULL)
@@ -162,9 +154,9 @@ static int check_written(const char *path, const struct tuning *t)
 		else
 			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
 		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
-		return EXIT_FAILURE;
+		return -1;
 	}
-	return EXIT_SUCCESS;
+	return 0;
 }
 
 /* The section for T's measurements, malloc'ed; NULL after saying why. */
@@ -187,36 +179,35 @@ static char *section_text(const struct tuning *t)
 	return text;
 }
 
-/* Write TEXT into PATH, check it, and say what was written. */
-static int write_conf(const struct tuning *t, const char *path,
-		      const char *text)
+/* Write TEXT into W, check it, then report (the file first: a closed
+ * stdout must not cost it) and say what was written. */
+static int write_conf(struct tuning *t, struct confwrite *w, const char *text)
 {
 	const struct tune_opts *o = t->o;
-	bool to_stdout = strcmp(path, "-") == 0;
+	struct confwrite_hooks hooks = { NULL, check_written, t };
+	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
 
+	if (confwrite_commit(w, t->section, text, &hooks) < 0)
+		return EXIT_FAILURE;
 	/* With --output -, stdout is the config: its comments carry the
 	 * tables. */
-	if (!o->quiet && !to_stdout)
-		report(t);
-	if (confwrite(path, t->section, text) != 0)
-		return EXIT_FAILURE;
-	if (to_stdout)
+	if (o->quiet || to_stdout)
 		return EXIT_SUCCESS;
-	if (check_written(path, t) != EXIT_SUCCESS)
-		return EXIT_FAILURE;
-	for (int k = 0; k < RC4K_KINDS && !o->quiet && !o->json; k++)
+	report(t);
+	for (int k = 0; k < RC4K_KINDS && !o->json; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
 			       rc4k_kinds[k].key,
 			       t->got[k]->kr[t->got[k]->winner].k->name,
-			       t->section, path);
-	return finish();
+			       t->section, w->path);
+	return EXIT_SUCCESS;
 }
 
 int tune_generate_conf(const struct tune_opts *o)
 {
 	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
 	struct tuning t = { .o = o };
+	struct confwrite w;
 	char *text = NULL;
 	int r = EXIT_FAILURE;
 
@@ -228,8 +219,12 @@ int tune_generate_conf(const struct tune_opts *o)
 		return EXIT_FAILURE;
 	}
 	rc4_cpu_section(&t.cpu, t.section);
+	/* Before the budget is spent on measuring. */
+	if (confwrite_open(&w, path) != 0)
+		return EXIT_FAILURE;
 	if (measure_all(&t) == 0 && (text = section_text(&t)) != NULL)
-		r = write_conf(&t, path, text);
+		r = write_conf(&t, &w, text);
+	confwrite_close(&w);
 	free(text);
 	tuning_free(&t);
 	return r;
