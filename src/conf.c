@@ -1,7 +1,8 @@
 /* conf.c - read rc4tune.conf with inih, all or nothing.
  *
  * The file is read into memory first (it must be a regular file that only
- * its owner can write), then scanned for what inih would misread without a
+ * its owner, root or us, can write, in directories others cannot write),
+ * then scanned for what inih would misread without a
  * word: long lines it splits, NUL bytes that end its string, indented lines
  * it appends to the previous value, section names it cuts, text after a
  * header that it drops.  Only then does inih parse it, from memory, one
@@ -74,6 +75,55 @@ static char *slurp(int fd, size_t size, size_t *len, char *why,
 	return buf;
 }
 
+/* Whether the file at PATH, open as FD with stat ST, may speak for this
+ * process, as sshd's StrictModes decides: owned by root or by us, written
+ * by no one else, and in directories no one else can swap it out of.
+ * Returns 0, or -1 with WHY set. */
+static int trusted(const char *path, const struct stat *st, char *why,
+		   size_t whysize)
+{
+	struct stat ds;
+
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		snprintf(why, whysize, "owned by uid %u, neither root nor this "
+				       "program's user",
+			 (unsigned)st->st_uid);
+		return -1;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, whysize, "writable by group or others (mode %04o)",
+			 (unsigned)(st->st_mode & 07777));
+		return -1;
+	}
+	/* The directories of the file itself, whatever links led there: the
+	 * resolved name must still be the file opened. */
+	char *real = realpath(path, NULL);
+	if (real == NULL || stat(real, &ds) != 0 || ds.st_dev != st->st_dev ||
+	    ds.st_ino != st->st_ino) {
+		snprintf(why, whysize, "%s", real ? "changed while being read"
+						  : "cannot resolve its path");
+		free(real);
+		return -1;
+	}
+	for (char *slash; (slash = strrchr(real, '/')) != NULL;) {
+		slash[slash == real] = '\0'; /* keep "/" itself */
+		if (stat(real, &ds) == 0 && (ds.st_mode & S_IWOTH) &&
+		    !(ds.st_mode & S_ISVTX)) {
+			snprintf(why, whysize, "its directory %.*s is writable "
+					       "by others and not sticky "
+					       "(mode %04o)",
+				 (int)(whysize / 2), real,
+				 (unsigned)(ds.st_mode & 07777));
+			free(real);
+			return -1;
+		}
+		if (slash == real)
+			break;
+	}
+	free(real);
+	return 0;
+}
+
 /* The file's bytes, or NULL: with *MISSING set when it does not exist,
  * else with WHY saying why it is refused. */
 static char *load(const char *path, size_t *len, int *missing, char *why,
@@ -97,14 +147,10 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 	else if (!S_ISREG(st.st_mode))
 		snprintf(why, whysize, "%s, not a regular file",
 			 file_kind(st.st_mode));
-	else if (st.st_mode & (S_IWGRP | S_IWOTH))
-		/* as sshd's StrictModes: others could pick our kernel */
-		snprintf(why, whysize, "writable by group or others (mode %04o)",
-			 (unsigned)(st.st_mode & 07777));
 	else if (st.st_size > RC4_CONF_MAX_SIZE)
 		snprintf(why, whysize, "larger than %d bytes",
 			 RC4_CONF_MAX_SIZE);
-	else
+	else if (trusted(path, &st, why, whysize) == 0)
 		buf = slurp(fd, (size_t)st.st_size, len, why, whysize);
 	close(fd);
 	return buf;

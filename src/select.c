@@ -23,6 +23,17 @@ struct sel {
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
 };
 
+/* At most this much of a name from the environment or a config file goes
+ * into the trail, so that a huge value cannot push the choice out. */
+#define SHOWN_MAX 64
+
+void rc4_printable(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s < ' ' || *s > '~')
+			*s = '?';
+}
+
 /* One line of the trail, after the kind's prefix. */
 static void say(struct sel *s, const char *fmt, ...)
 {
@@ -42,6 +53,7 @@ static void say(struct sel *s, const char *fmt, ...)
 	if (n < 0)
 		return;
 	used += (size_t)n < room - used ? (size_t)n : room - used - 1;
+	rc4_printable(s->buf + s->len);
 	s->len += used;
 	s->buf[s->len++] = '\n';
 	s->buf[s->len] = '\0';
@@ -154,11 +166,9 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			return k;
 		}
-		if (k == NULL)
-			say(&s, "%s: \"%s\": unknown %s; skipped", s.step, name,
-			    ki->what);
-		else
-			say(&s, "%s: \"%s\": %s; skipped", s.step, name, why);
+		bool cut = strlen(name) > SHOWN_MAX;
+		say(&s, "%s: \"%.*s%s\": %s%s; skipped", s.step, SHOWN_MAX, name,
+		    cut ? "..." : "", k ? why : "unknown ", k ? "" : ki->what);
 	}
 	say(&s, "chosen: %s (portable default)", ki->fallback->name);
 	return ki->fallback;

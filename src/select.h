@@ -39,6 +39,11 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
  * (run at most once per kernel per process).  Returns NULL, or why not. */
 const char *rc4_refused(const struct rc4k_info *k);
 
+/* S with every byte outside printable ASCII made '?', in place: names
+ * from the environment and config files reach terminals through the trail
+ * and --check-conf, and must not carry escape sequences there. */
+void rc4_printable(char *s);
+
 /* TRAIL's lines to F, each after PREFIX. */
 void rc4_trail_print(FILE *f, const char *prefix, const char *trail);
 

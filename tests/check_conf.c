@@ -261,6 +261,77 @@ START_TEST(test_permissions)
 }
 END_TEST
 
+/* As sshd's StrictModes: the owner must be root or the reader. */
+START_TEST(test_owner)
+{
+	read_text("[default]\nkernel = int-4x\n", CPU);
+	if (geteuid() != 0) {
+		printf("not root: a file of another owner not checked\n");
+		return;
+	}
+	ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 -1);
+	refused(0, "owned by uid 65534, neither root nor this program's user");
+	ck_assert_int_eq(chown(path, 0, 65534), 0); /* the group does not matter */
+	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
+			 0);
+}
+END_TEST
+
+/* No directory on the file's resolved path may be writable by others
+ * unless sticky (they could swap the file); a link from a safe place does
+ * not launder a file in an unsafe one. */
+START_TEST(test_directories)
+{
+	char dir[sizeof path], file[sizeof path + 16], link[sizeof path + 16];
+
+	snprintf(dir, sizeof dir, "%s/d", test_dir);
+	snprintf(file, sizeof file, "%s/rc4tune.conf", dir);
+	snprintf(link, sizeof link, "%s/link.conf", test_dir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	ck_assert_int_eq(symlink(file, link), 0);
+	int fd = open(file, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "[default]\nkernel = int-4x\n", 26), 26);
+	close(fd);
+	static const struct {
+		mode_t mode;
+		int rc;
+	} cases[] = { { 0777, -1 }, { 0757, -1 }, { 01777, 0 }, { 0775, 0 },
+		      { 0755, 0 } };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(chmod(dir, cases[i].mode), 0);
+		for (int via_link = 0; via_link < 2; via_link++) {
+			int rc = rc4_conf_read(via_link ? link : file, CPU, &conf,
+					       NULL, why, sizeof why);
+			ck_assert_msg(rc == cases[i].rc, "mode %o: %d (%s)",
+				      (unsigned)cases[i].mode, rc, why);
+			if (rc != 0)
+				refused(0, "is writable by others and not sticky");
+		}
+	}
+}
+END_TEST
+
+/* A header with more on its line, which inih drops silently, makes the
+ * file refused: an old Mac's CR line ends, a key after the ']'.  A
+ * comment there is fine; "key : value" is inih's other form of a key. */
+START_TEST(test_header_line)
+{
+	ck_assert_int_eq(read_text("[default]\rkernel = long-8x\r", CPU), -1);
+	refused(1, "text after the section header's ']'");
+	ck_assert_int_eq(read_text("; x\n[default] kernel = long-8x\n", CPU), -1);
+	refused(2, "text after the section header's ']'");
+	ck_assert_int_eq(read_text("[default] ; a comment\nkernel = int-4x\n"
+				   "[" CPU "]# another\nkernel : long-8x\n",
+				   CPU),
+			 0);
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-4x");
+	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
+}
+END_TEST
+
 /* What --check-conf is told, and the reader's entry hook. */
 struct heard {
 	int n;
@@ -428,6 +499,9 @@ int main(void)
 	tcase_add_test(tc, test_oversized);
 	tcase_add_test(tc, test_not_regular);
 	tcase_add_test(tc, test_permissions);
+	tcase_add_test(tc, test_owner);
+	tcase_add_test(tc, test_directories);
+	tcase_add_test(tc, test_header_line);
 	tcase_add_test(tc, test_hooks);
 	tcase_add_test(tc, test_headers_without_keys);
 	tcase_add_test(tc, test_many_sections);

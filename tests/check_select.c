@@ -398,6 +398,27 @@ START_TEST(test_decode)
 }
 END_TEST
 
+/* Every base family with both extended fields set (0x5a, 0x9) and base
+ * model 3: the extended family counts only for base family 15, the
+ * extended model from display family 6 on, as /proc/cpuinfo shows. */
+START_TEST(test_decode_every_family)
+{
+	static const int family[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+					12, 13, 14, 105 };
+	static const int model[16] = { 3, 3, 3, 3, 3, 3, 147, 147, 147, 147,
+				       147, 147, 147, 147, 147, 147 };
+	uint32_t v[3];
+	struct rc4_cpu cpu;
+
+	memcpy(v, "AuthenticAMD", 12);
+	for (uint32_t f = 0; f < 16; f++) {
+		rc4_cpu_decode(&cpu, v, 0x05a90031u | f << 8);
+		ck_assert_int_eq(cpu.family, family[f]);
+		ck_assert_int_eq(cpu.model, model[f]);
+	}
+}
+END_TEST
+
 /* A raw dump as libcpuid writes it, leaves 0 and 1 only. */
 static void write_dump(const char *path, const char *vendor, uint32_t eax1)
 {
@@ -615,6 +636,7 @@ int main(void)
 			    sizeof heuristic_cases / sizeof heuristic_cases[0]);
 	tcase_add_test(tc, test_heuristic_no_cpu);
 	tcase_add_test(tc, test_decode);
+	tcase_add_test(tc, test_decode_every_family);
 	tcase_add_test(tc, test_dump_as_live);
 	tcase_add_test(tc, test_live_cpu);
 	suite_add_tcase(s, tc);

@@ -38,6 +38,15 @@ so=$(ls "$root$libdir"/librc4tune.so.* | head -n 1)
 others=$(nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^rc4tune_')
 [ -z "$others" ] || bad "exported beyond rc4tune_*: $others"
 
+# Programs need nothing of the tuner's: the library does not pull in
+# libcpuid, nor does its pkg-config file.
+if command -v readelf >/dev/null; then
+	! readelf -d "$so" | grep -q 'NEEDED.*libcpuid' ||
+		bad "$so needs libcpuid"
+fi
+! grep -q cpuid "$root$libdir/pkgconfig/librc4tune.pc" ||
+	bad "librc4tune.pc names libcpuid"
+
 # A program built against the install with pkg-config.
 cat >"$tmp/prog.c" <<'PROG'
 #include <stdio.h>
@@ -72,4 +81,17 @@ cp "$conf" "$tmp/edited"
 cmp -s "$conf" "$tmp/edited" || bad "reinstall overwrote the edited $conf"
 "$MAKE" -s -C "$top_builddir" uninstall DESTDIR="$root" >/dev/null 2>&1 || bad "make uninstall"
 cmp -s "$conf" "$tmp/edited" || bad "uninstall removed the edited $conf"
+
+# A symlink at the config path is a config, even when it dangles (a fleet
+# file not there yet): install neither replaces it nor writes through it,
+# and uninstall keeps it even when it leads to a copy of the sample.
+rm -f "$conf"
+ln -s ../fleet/shared.conf "$conf"
+"$MAKE" -s -C "$top_builddir" install DESTDIR="$root" >/dev/null 2>&1 || bad "install over a dangling symlink"
+[ -h "$conf" ] && [ "$(readlink "$conf")" = ../fleet/shared.conf ] &&
+	[ ! -e "$conf" ] || bad "install replaced or filled the dangling symlink $conf"
+cp "${RC4TUNE_TEST_DATA:?}/../etc/rc4tune.conf" "$tmp/sample-copy.conf"
+ln -sf "$tmp/sample-copy.conf" "$conf"
+"$MAKE" -s -C "$top_builddir" uninstall DESTDIR="$root" >/dev/null 2>&1 || bad "uninstall with a symlink"
+[ -h "$conf" ] && [ -f "$tmp/sample-copy.conf" ] || bad "uninstall removed the symlink $conf"
 exit $fail

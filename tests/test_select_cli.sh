@@ -74,6 +74,26 @@ heuristic penryn "$intel" 00010676 'char-'
 heuristic emerald-rapids "$intel" 000c06f2 '(int|long)-'
 heuristic zen4 "$amd" 00a10f11 '(int|long)-'
 
+# Vendors libcpuid does not know: the dump names the CPU as the live one
+# would be named, as /proc/cpuinfo shows family and model.
+named() { # NAME VENDOR-WORDS LEAF1-EAX SECTION
+	dump "$tmp/$1.raw" "$2" "$3"
+	if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/$1.raw" >"$tmp/out" 2>"$tmp/err"; then
+		if [ "$(cut -f 2 "$tmp/out" | sed 's/: .*//')" = "$4" ]; then
+			ok "dump of $1: [$4]"
+		else
+			fail "dump of $1: want [$4]"; cat "$tmp/out"
+		fi
+	elif grep -q 'without libcpuid' "$tmp/err"; then
+		echo "SKIP: $1: built without libcpuid"
+	else
+		fail "dump of $1 refused"; cat "$tmp/err"
+	fi
+}
+named via '20414956 20414956 20414956' 000306a9 'cpu VIA_VIA_VIA 6 58'
+named zhaoxin '68532020 20206961 68676e61' 000307b0 'cpu Shanghai 7 59'
+named centaur '746e6543 736c7561 48727561' 000307b0 'cpu CentaurHauls 7 59'
+
 expect "--heuristic: a missing dump is an error" 1 \
 	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/none.raw"
 has "$tmp/err" "none.raw" "the error names the file"
@@ -133,6 +153,21 @@ has "$tmp/out" "^  batch: config $RC4TUNE_CONF: whole file ignored: writable by 
 	"batch trail: refused, and why"
 chmod 644 "$RC4TUNE_CONF"
 
+# Names from the environment and config files reach the terminal without
+# their escape sequences, and a huge one cannot push the choice out.
+esc=$(printf '\033')
+expect "--explain with an escape sequence in RC4TUNE_KERNEL" 0 \
+	env RC4TUNE_KERNEL="x${esc}[2Jy" "$RC4TUNE" --explain
+! grep -q "$esc" "$tmp/out" && has "$tmp/out" '"x?\[2Jy": unknown kernel' "the escape shown as '?'" ||
+	fail "an escape reached the terminal"
+expect "--explain with a 100 kB RC4TUNE_KERNEL" 0 \
+	env RC4TUNE_KERNEL="$(printf '%0100000d' 0)" "$RC4TUNE" --explain
+has "$tmp/out" "^  chosen: " "the choice still in the trail"
+printf '[default]\nkernel = a%s]0;owned%sb\n' "$esc" "$(printf '\007')" >"$tmp/esc.conf"
+expect "--check-conf: escapes in a value" 1 "$RC4TUNE" --check-conf "$tmp/esc.conf"
+! grep -q "$esc" "$tmp/err" && has "$tmp/err" 'unknown kernel "a?\]0;owned?b"' "value shown with '?'" ||
+	fail "--check-conf printed an escape"
+
 # --- --check-conf -------------------------------------------------------
 expect "--check-conf: a good file" 0 "$RC4TUNE" --check-conf
 has "$tmp/out" "OK (0 errors, 0 warnings)" "summary"
@@ -157,6 +192,14 @@ expect "--check-conf: a FIFO, without blocking" 1 \
 has "$tmp/err" "a FIFO, not a regular file" "FIFO named"
 expect "--check-conf: a missing file" 1 "$RC4TUNE" --check-conf "$tmp/none"
 has "$tmp/err" "none: no such file" "missing FILE named"
+
+# What inih would drop without a word is an error: a key after a header's
+# ']', here behind an old Mac's CR line end.
+printf '[default]\rkernel = long-8x\r' >"$tmp/cr.conf"
+expect "--check-conf: CR line ends" 1 "$RC4TUNE" --check-conf "$tmp/cr.conf"
+has "$tmp/err" "cr.conf:1: error: text after the section header's ']'" "CR: line 1"
+printf '[default] kernel = long-8x\n' >"$tmp/after.conf"
+expect "--check-conf: a key after ']'" 1 "$RC4TUNE" --check-conf "$tmp/after.conf"
 
 # Sections are checked at their headers, with keys or without.
 printf '[cpu AuthenticAMD 025 17]\n[foo]\n[default]\n[default]\n' \

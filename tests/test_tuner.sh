@@ -228,7 +228,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	chmod 711 "$tmp"
 	as_other='setpriv --reuid=65534 --regid=65534 --clear-groups'
 fi
-chmod 333 "$tmp/wx"
+chmod 300 "$tmp/wx"
 if ! $as_other "$RC4TUNE" --version >/dev/null 2>&1; then
 	echo "SKIP: directory sync failure (cannot run rc4tune as uid 65534)"
 else

@@ -42,6 +42,7 @@ static void note(struct check *c, int line, bool error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	rc4_printable(msg);
 	c->note(c->arg, line, error, msg);
 }
 

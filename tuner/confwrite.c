@@ -75,6 +75,8 @@ static int link_allowed(const char *path, const char *link,
 	uid_t me = geteuid();
 
 	dir_of(link, dir);
+	if (strcmp(link, path) == 0)
+		link = "it";
 	if (ls->st_uid != 0 && ls->st_uid != me)
 		return refuse(path, "%s is a symlink owned by uid %u, another "
 				    "user: a config is not written through it",
@@ -175,7 +177,10 @@ static int dir_ok(const struct confwrite *w)
  * would hang), so O_NONBLOCK makes that ENXIO, an error. */
 static int open_direct(struct confwrite *w, bool fifo)
 {
-	bool to_stdout = strcmp(w->path, "-") == 0;
+	/* /dev/stdout as "-": it is missing from some minimal /dev, and
+	 * otherwise names whatever our descriptor 1 is. */
+	bool to_stdout = strcmp(w->path, "-") == 0 ||
+			 strcmp(w->path, "/dev/stdout") == 0;
 
 	w->fd = to_stdout ? dup(STDOUT_FILENO)
 			  : open(w->path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
@@ -187,7 +192,9 @@ static int open_direct(struct confwrite *w, bool fifo)
 			    errno);
 	int flags = fcntl(w->fd, F_GETFL);
 	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
-		return fail(w->path, "not open for writing", EBADF);
+		return fail(w->path, to_stdout ? "standard output is closed"
+					       : "not open for writing",
+			    EBADF);
 	/* Blocking again for the writes: a reader slower than us is no
 	 * error.  Not on "-": that file description is our stdout's. */
 	if (!to_stdout && fcntl(w->fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
@@ -201,7 +208,7 @@ int confwrite_open(struct confwrite *w, const char *path)
 
 	w->path = path;
 	w->fd = -1;
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
 		return open_direct(w, false);
 	if (resolve_target(w) != 0)
 		return -1;

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -220,6 +221,13 @@ int main(int argc, char **argv)
 	/* A closed stdout is an error (exit 1, said), not a signal: the
 	 * config is written before any report. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Started with 0, 1 or 2 closed, the files we open would take those
+	 * numbers and a printf would land in the config: /dev/null, read-only,
+	 * holds them, so that output there still fails. */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) != fd)
+			return EXIT_FAILURE;
 	while (r < 0 && (opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts,
 					   NULL)) != -1)
 		if ((r = option(&c, opt, optarg, argv[optind - 1])) == 0 &&

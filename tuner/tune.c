@@ -151,8 +151,10 @@ static int check_written(const char *path, void *arg)
 		if (r == 0)
 			fprintf(stderr, "it reads %s = %s", rc4k_kinds[k].key,
 				got);
-		else
+		else if (conf.bad_line != 0)
 			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
+		else
+			fprintf(stderr, "%s", why);
 		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
 		return -1;
 	}

@@ -1,0 +1,321 @@
+/* check_confwrite.c - the root-run writer: which paths it refuses before
+ * measuring (other users' symlinks, hard links, oversized files, names too
+ * long), and that concurrent runs on one file lose no section. */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "conf.h"
+#include "testutil.h"
+#include "tuner/confwrite.h"
+
+#define NOBODY 65534
+
+/* The directory holds nothing: a probe left no file behind. */
+#define DIR_EMPTY(dir)                                                      \
+	do {                                                                \
+		char cmd_[sizeof path + 32];                                \
+		snprintf(cmd_, sizeof cmd_, "test -z \"$(ls -A '%s')\"", dir); \
+		ck_assert_int_eq(system(cmd_), 0);                          \
+	} while (0)
+
+static char path[sizeof test_dir + 300];
+
+static void setup(void)
+{
+	test_dir_make("check_confwrite");
+	chmod(test_dir, 0755); /* other users may enter */
+	snprintf(path, sizeof path, "%s/rc4tune.conf", test_dir);
+}
+
+static void teardown(void)
+{
+	test_dir_remove();
+}
+
+static void put(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* FILE's bytes (at most SIZE - 1), or "" when it does not exist. */
+static const char *slurp(const char *file, char *buf, size_t size)
+{
+	int fd = open(file, O_RDONLY);
+	ssize_t n = fd < 0 ? 0 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static int tune_into(const char *file, const char *section,
+		     const char *text)
+{
+	struct confwrite w;
+
+	if (confwrite_open(&w, file) != 0)
+		return -1;
+	int r = confwrite_commit(&w, section, text, NULL);
+	confwrite_close(&w);
+	return r;
+}
+
+/* confwrite_open(FILE) as uid NOBODY, in a child (the fixture's cleanup
+ * needs root): its result. */
+static int open_as_nobody(const char *file)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct confwrite w;
+		if (setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
+			_exit(2);
+		_exit(confwrite_open(&w, file) == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) != 2);
+	return WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static bool root(const char *what)
+{
+	if (geteuid() == 0)
+		return true;
+	printf("not root: %s not checked\n", what);
+	return false;
+}
+
+/* A symlink another user planted is not followed: /tmp/x.conf ->
+ * /root/anything must not be created or rewritten by root. */
+START_TEST(test_foreign_symlink)
+{
+	char target[sizeof path + 16], buf[64];
+
+	if (!root("a symlink owned by another user"))
+		return;
+	snprintf(target, sizeof target, "%s/victim", test_dir);
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(lchown(path, NOBODY, NOBODY), 0);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_int_ne(access(target, F_OK), 0); /* not created */
+
+	put(target, "precious\n");
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_str_eq(slurp(target, buf, sizeof buf), "precious\n");
+}
+END_TEST
+
+/* fs.protected_symlinks' rule, whatever the sysctl says: in a sticky,
+ * world-writable directory, a link owned by neither the caller nor the
+ * directory's owner is not followed, even a root-owned one. */
+START_TEST(test_protected_symlink)
+{
+	char dir[sizeof path], link[sizeof path + 8], target[sizeof path + 8];
+
+	if (!root("the sticky-directory rule (needs a uid switch)"))
+		return;
+	snprintf(dir, sizeof dir, "%s/tmp", test_dir);
+	snprintf(link, sizeof link, "%s/x.conf", dir);
+	snprintf(target, sizeof target, "%s/elsewhere", test_dir);
+	ck_assert_int_eq(mkdir(dir, 0777), 0);
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	ck_assert_int_eq(chown(dir, 1000, 1000), 0);
+	ck_assert_int_eq(symlink(target, link), 0); /* root's */
+	ck_assert_int_eq(chmod(test_dir, 0777), 0);
+	/* as a third user, neither the link's nor the directory's */
+	ck_assert_int_eq(open_as_nobody(link), -1);
+	ck_assert_int_ne(access(target, F_OK), 0);
+	/* the link's owner is the caller: followed */
+	struct confwrite w;
+	ck_assert_int_eq(confwrite_open(&w, link), 0);
+	confwrite_close(&w);
+}
+END_TEST
+
+/* Links owned by root (the fleet case: /etc/rc4tune.conf -> a shared file
+ * not there yet) are followed; the link stays a link. */
+START_TEST(test_own_symlink)
+{
+	char target[sizeof path + 16], buf[256];
+
+	snprintf(target, sizeof target, "%s/fleet.conf", test_dir);
+	ck_assert_int_eq(symlink("fleet.conf", path), 0);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2",
+				   "[cpu X 1 2]\nkernel = int-8x\n"),
+			 0);
+	ck_assert_str_eq(slurp(target, buf, sizeof buf),
+			 "[cpu X 1 2]\nkernel = int-8x\n");
+	struct stat st;
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+}
+END_TEST
+
+/* Replacing a file with two names would silently split them. */
+START_TEST(test_hard_link)
+{
+	char other[sizeof path + 16], buf[64];
+
+	snprintf(other, sizeof other, "%s/other-name", test_dir);
+	put(path, "[default]\n");
+	ck_assert_int_eq(link(path, other), 0);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_str_eq(slurp(other, buf, sizeof buf), "[default]\n");
+	ck_assert_str_eq(slurp(path, buf, sizeof buf), "[default]\n");
+}
+END_TEST
+
+/* A 200 MB sparse target is refused as it is, before any reading: no
+ * memory for it, no blocks written. */
+START_TEST(test_oversized)
+{
+	struct stat before, after;
+	struct confwrite w;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 200 << 20), 0);
+	close(fd);
+	ck_assert_int_eq(stat(path, &before), 0);
+	ck_assert_int_eq(confwrite_open(&w, path), -1);
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert_int_eq(after.st_size, before.st_size);
+	ck_assert_int_eq(after.st_blocks, before.st_blocks);
+	ck_assert_int_eq(after.st_ino, before.st_ino);
+}
+END_TEST
+
+/* A name that fits NAME_MAX but not with the temporary file's ".NAME.XXXXXX"
+ * is refused up front, not after the budget is spent. */
+START_TEST(test_name_too_long)
+{
+	char name[sizeof path];
+	struct confwrite w;
+	size_t n = strlen(test_dir) + 1;
+
+	memcpy(name, test_dir, n - 1);
+	name[n - 1] = '/';
+	memset(name + n, 'n', 250);
+	name[n + 250] = '\0';
+	ck_assert_int_eq(confwrite_open(&w, name), -1);
+	ck_assert_int_ne(access(name, F_OK), 0);
+}
+END_TEST
+
+/* A directory that takes no file is refused before measuring: the probe
+ * there leaves nothing behind. */
+START_TEST(test_directory_refuses)
+{
+	char dir[sizeof path], file[sizeof path + 16];
+	struct confwrite w;
+
+	snprintf(dir, sizeof dir, "%s/ro", test_dir);
+	snprintf(file, sizeof file, "%s/rc4tune.conf", dir);
+	ck_assert_int_eq(mkdir(dir, 0555), 0);
+	/* permission bits do not stop root */
+	if (geteuid() == 0)
+		ck_assert_int_eq(open_as_nobody(file), -1);
+	else
+		ck_assert_int_eq(confwrite_open(&w, file), -1);
+	ck_assert_int_ne(access(file, F_OK), 0);
+	DIR_EMPTY(dir);
+}
+END_TEST
+
+enum { WRITERS = 8, ROUNDS = 10 };
+
+/* Writer I's section of round R: the hook reads it back while the file is
+ * still locked, as the tuner's check does. */
+static int read_back(const char *file, void *arg)
+{
+	const char *section = arg;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+
+	return rc4_conf_read(file, section, &conf, NULL, why, sizeof why) == 0 &&
+			       strcmp(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name,
+				      section + 4) == 0
+		       ? 0
+		       : -1;
+}
+
+/* Writers at once, each with its own CPU's section (a fleet file on shared
+ * storage), and each reading back its own kernel: none is lost, none sees
+ * another's write instead of its own. */
+START_TEST(test_concurrent_writers)
+{
+	pid_t pid[WRITERS];
+
+	put(path, "[default]\nkernel = int-8x\n");
+	for (int i = 0; i < WRITERS; i++) {
+		ck_assert_int_ge(pid[i] = fork(), 0);
+		if (pid[i] > 0)
+			continue;
+		int bad = 0;
+		for (int r = 0; r < ROUNDS; r++) {
+			char section[32], text[96];
+			struct confwrite w;
+
+			/* the kernel named after the section, to read back */
+			snprintf(section, sizeof section, "cpu W%d 6 %d", i, r);
+			snprintf(text, sizeof text, "[%s]\nkernel = W%d 6 %d\n",
+				 section, i, r);
+			struct confwrite_hooks h = { NULL, read_back, section };
+			bad |= confwrite_open(&w, path) != 0 ||
+			       confwrite_commit(&w, section, text, &h) != 0;
+			confwrite_close(&w);
+		}
+		_exit(bad);
+	}
+	for (int i = 0; i < WRITERS; i++) {
+		int status;
+		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			      "writer %d failed", i);
+	}
+	for (int i = 0; i < WRITERS; i++)
+		for (int r = 0; r < ROUNDS; r++) {
+			char section[32];
+			struct rc4_conf conf;
+			char why[RC4_CONF_WHY_MAX];
+
+			snprintf(section, sizeof section, "cpu W%d 6 %d", i, r);
+			ck_assert_int_eq(rc4_conf_read(path, section, &conf,
+						       NULL, why, sizeof why),
+					 0);
+			ck_assert_msg(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line
+					      != 0,
+				      "[%s] lost", section);
+		}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("confwrite");
+	TCase *tc = tcase_create("writer");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_foreign_symlink);
+	tcase_add_test(tc, test_protected_symlink);
+	tcase_add_test(tc, test_own_symlink);
+	tcase_add_test(tc, test_hard_link);
+	tcase_add_test(tc, test_oversized);
+	tcase_add_test(tc, test_name_too_long);
+	tcase_add_test(tc, test_directory_refuses);
+	tcase_add_test(tc, test_concurrent_writers);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

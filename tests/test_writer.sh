@@ -1,0 +1,181 @@
+#!/bin/sh
+# test_writer.sh - rc4tune --generate-conf as an attacker or an unlucky
+# sysadmin would run it as root: planted symlinks, hard links, runs at the
+# same time, outputs that cannot take the file (refused before the budget
+# is spent: a --budget 3600 run that measured would meet the 60 s timeout
+# instead of exiting 1), a closed stdout, and the messages.  Other tools:
+# --heuristic --cpuid-dump on FIFOs and devices, --list's columns.
+#
+# Environment (make check sets it): RC4TUNE, the rc4tune binary.
+set -u
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+unset RC4TUNE_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
+tmp=$(mktemp -d) || exit 99
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+chmod 755 "$tmp"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+budget='--budget 0.3'
+root=false
+[ "$(id -u)" -eq 0 ] && root=true
+
+# gen ARGS...: --generate-conf under a hang guard; $rc, $tmp/out, $tmp/err.
+gen() {
+	timeout 60 "$RC4TUNE" --generate-conf --quiet "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# refused WHAT PATTERN ARGS...: exit 1 at once, PATTERN on stderr.
+refused() {
+	what=$1 pattern=$2
+	shift 2
+	gen --budget 3600 "$@"
+	if [ $rc -eq 1 ] && grep -q -- "$pattern" "$tmp/err"; then
+		ok "$what: $(head -n 1 "$tmp/err")"
+	else
+		fail "$what: exit $rc (124: it measured)"; cat "$tmp/err"
+	fi
+}
+
+if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
+	echo "SKIP: this CPU is not identified: $(cat "$tmp/h")"
+	exit 77
+fi
+live=$(cut -f 2 "$tmp/h" | sed 's/: .*//')
+
+# --- symlinks another user planted are not followed -------------------
+if $root; then
+	mkdir "$tmp/sticky" && chmod 1777 "$tmp/sticky"
+	ln -s "$tmp/victim" "$tmp/sticky/x.conf"
+	chown -h 65534:65534 "$tmp/sticky/x.conf"
+	refused "another user's symlink, target absent" "owned by uid 65534" \
+		--output "$tmp/sticky/x.conf"
+	[ ! -e "$tmp/victim" ] || fail "the symlink's target was created"
+	echo precious >"$tmp/victim"
+	refused "another user's symlink, target present" "owned by uid 65534" \
+		--output "$tmp/sticky/x.conf"
+	[ "$(cat "$tmp/victim")" = precious ] || fail "the symlink's target was rewritten"
+	# root's own links (the fleet case) are followed
+	mkdir "$tmp/etc" "$tmp/fleet"
+	ln -s ../fleet/shared.conf "$tmp/etc/rc4tune.conf"
+	gen $budget --output "$tmp/etc/rc4tune.conf"
+	[ $rc -eq 0 ] && [ -h "$tmp/etc/rc4tune.conf" ] &&
+		grep -q "^\[$live\]" "$tmp/fleet/shared.conf" &&
+		ok "root's symlink to a fleet file: followed, kept a link" ||
+		{ fail "root's symlink: rc=$rc"; cat "$tmp/err"; }
+else
+	echo "SKIP: planted symlinks (not root: cannot make another user's link)"
+fi
+
+# --- a file with two names is not split -------------------------------
+printf '[default]\nkernel = int-8x\n' >"$tmp/two.conf"
+ln "$tmp/two.conf" "$tmp/two-alias.conf"
+refused "a file with 2 hard links" "2 hard links" --output "$tmp/two.conf"
+[ "$(stat -c %h "$tmp/two.conf")" -eq 2 ] && cmp -s "$tmp/two.conf" "$tmp/two-alias.conf" ||
+	fail "the hard-linked file was changed"
+
+# --- outputs that cannot take a config: refused before measuring ------
+truncate -s 200M "$tmp/sparse.conf"
+blocks=$(stat -c %b "$tmp/sparse.conf")
+refused "a 200 MB sparse target" "larger than 262144 bytes" --output "$tmp/sparse.conf"
+[ "$(stat -c %b "$tmp/sparse.conf")" -eq "$blocks" ] || fail "the sparse file grew on disk"
+long=$(printf '%0250d' 0)
+refused "a name too long for its temporary file" "too long for a temporary file" \
+	--output "$tmp/$long"
+refused "a missing directory" "No such file or directory" \
+	--output "$tmp/no/such/dir/rc4tune.conf"
+(exec >&-; timeout 60 "$RC4TUNE" --generate-conf --quiet --budget 3600 \
+	--output /dev/stdout 2>"$tmp/err"; echo $? >"$tmp/rc")
+[ "$(cat "$tmp/rc")" -eq 1 ] && ok "/dev/stdout closed: $(head -n 1 "$tmp/err")" ||
+	{ fail "/dev/stdout closed: exit $(cat "$tmp/rc")"; cat "$tmp/err"; }
+if $root && command -v setpriv >/dev/null; then
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$RC4TUNE" --generate-conf --quiet --budget 3600 \
+		--output "$tmp/ro/rc4tune.conf" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'Permission denied' "$tmp/err" &&
+		grep -q 'run as root' "$tmp/err" && [ -z "$(ls -A "$tmp/ro")" ] &&
+		ok "unwritable directory (uid 65534): refused at once, hint given, nothing left" ||
+		{ fail "unwritable directory: exit $rc"; cat "$tmp/err"; }
+fi
+# as root, no "run as root" hint; no symlink wording without a symlink
+if $root; then
+	refused "root, a read-only target (/proc)" "cannot write /proc/version" \
+		--output /proc/version
+	! grep -q 'run as root' "$tmp/err" || fail "root was told to run as root"
+fi
+# a read-only file system: no hint, root or not (a private mount namespace)
+mkdir "$tmp/rofs"
+if $root && unshare -m sh -c "mount --bind '$tmp/rofs' '$tmp/rofs' &&
+	mount -o remount,bind,ro '$tmp/rofs'" 2>/dev/null; then
+	unshare -m sh -c "mount --bind '$tmp/rofs' '$tmp/rofs' &&
+		mount -o remount,bind,ro '$tmp/rofs' &&
+		exec timeout 60 '$RC4TUNE' --generate-conf --quiet --budget 3600 \
+			--output '$tmp/rofs/rc4tune.conf'" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'Read-only file system' "$tmp/err" &&
+		! grep -q 'run as root' "$tmp/err" &&
+		ok "read-only file system: refused at once, no hint" ||
+		{ fail "read-only file system: exit $rc"; cat "$tmp/err"; }
+else
+	echo "SKIP: read-only file system (no private mount namespace here)"
+fi
+refused "a name past PATH_MAX" "File name too long" --output "$tmp/$(printf '%05000d' 0)"
+! grep -q symlink "$tmp/err" || fail "symlink wording without a symlink: $(cat "$tmp/err")"
+
+# --- runs at the same time: all succeed, one section -------------------
+printf '[default]\nkernel = int-8x\n' >"$tmp/shared.conf"
+for round in 1 2 3; do
+	for i in 1 2 3; do
+		( timeout 60 "$RC4TUNE" --generate-conf --quiet $budget \
+			--output "$tmp/shared.conf" 2>"$tmp/err.$i"
+		  echo $? >"$tmp/rc.$i" ) &
+	done
+	wait
+	for i in 1 2 3; do
+		[ "$(cat "$tmp/rc.$i")" -eq 0 ] ||
+			{ fail "concurrent run $round.$i: exit $(cat "$tmp/rc.$i")"; cat "$tmp/err.$i"; }
+	done
+done
+[ "$(grep -c "^\[$live\]" "$tmp/shared.conf")" -eq 1 ] &&
+	grep -q '^\[default\]' "$tmp/shared.conf" &&
+	"$RC4TUNE" --check-conf "$tmp/shared.conf" >/dev/null &&
+	ok "3 x 3 runs at once: every one exit 0, one [$live], [default] kept" ||
+	{ fail "concurrent runs"; cat "$tmp/shared.conf"; }
+
+# --- a closed or full stdout: the file is written, exit 1, said --------
+{ timeout 60 "$RC4TUNE" --generate-conf --json $budget \
+	--output "$tmp/piped.conf" 2>"$tmp/err"; echo $? >"$tmp/rc"; } | true
+[ "$(cat "$tmp/rc")" -eq 1 ] && grep -q "^\[$live\]" "$tmp/piped.conf" &&
+	grep -q 'cannot write to standard output' "$tmp/err" &&
+	ok "--json into a closed pipe: config written, exit 1, said" ||
+	{ fail "closed pipe: exit $(cat "$tmp/rc")"; cat "$tmp/err"; }
+if [ -c /dev/full ]; then
+	for action in --version --help --list; do
+		"$RC4TUNE" $action >/dev/full 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'No space left on device' "$tmp/err" &&
+			ok "$action into /dev/full: exit 1, said" ||
+			fail "$action into /dev/full: exit $rc"
+	done
+fi
+
+# --- CPUID dumps: neither a FIFO nor a device hangs it -----------------
+mkfifo "$tmp/fifo.raw"
+for dump in "$tmp/fifo.raw" /dev/zero; do
+	timeout 20 "$RC4TUNE" --heuristic --cpuid-dump "$dump" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'not a regular file' "$tmp/err" &&
+		ok "--cpuid-dump $dump: refused" ||
+		{ fail "--cpuid-dump $dump: exit $rc (124: hung)"; cat "$tmp/err"; }
+done
+
+# --- --list: the columns line up, however long the names ----------------
+"$RC4TUNE" --list | awk '{ print index($0, $2) }' | sort -u >"$tmp/cols"
+[ "$(wc -l <"$tmp/cols")" -eq 1 ] && ok "--list: one column for usable/unusable" ||
+	{ fail "--list columns"; "$RC4TUNE" --list | head; }
+
+[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
