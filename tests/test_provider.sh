@@ -84,10 +84,11 @@ else
 				continue
 			fi
 			# and back: rc4tune decrypts what legacy encrypted
-			run openssl enc -d -$alg -K "$key" -in "$tmp/legacy" \
-				-out "$tmp/back" $rc4tune 2>"$tmp/err" &&
-				cmp -s "$tmp/in" "$tmp/back" ||
-				{ fail "enc -d -$alg, $size bytes"; cat "$tmp/err"; continue; }
+			if ! run openssl enc -d -$alg -K "$key" -in "$tmp/legacy" \
+				-out "$tmp/back" $rc4tune 2>"$tmp/err" ||
+				! cmp -s "$tmp/in" "$tmp/back"; then
+				fail "enc -d -$alg, $size bytes"; cat "$tmp/err"; continue
+			fi
 			n=$((n + 1))
 		done
 	done
