@@ -27,10 +27,10 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 fails=0
-skips=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-note_skip() { echo "SKIP: $*"; skips=$((skips + 1)); }
+# a part that cannot run here: said in the log, the rest still runs
+note_skip() { echo "SKIP: $*"; }
 unset OPENSSL_MODULES RC4TUNE_DEBUG RC4TUNE_KERNEL
 # No system configuration unless a test says so.
 OPENSSL_CONF=/dev/null
