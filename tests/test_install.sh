@@ -2,7 +2,8 @@
 # Install into a DESTDIR and use the result as a packager and a program
 # would: every file in place, the man pages lint-clean and naming the
 # configured paths, a program built with pkg-config printing the right
-# keystream, only rc4tune_* exported, an edited config kept on reinstall.
+# keystream, only rc4tune_* exported, an edited config kept on reinstall;
+# the OpenSSL provider module and its snippet where configure built them.
 set -u
 : "${top_builddir:?}" "${sysconfdir:?}" "${libdir:?}"
 MAKE=${MAKE:-make}
@@ -74,13 +75,64 @@ else
 	bad "cannot build a program with: $flags"
 fi
 
+# The OpenSSL provider module, where configure built it (make check sets
+# modulesdir then): in modulesdir without its .la, exporting only
+# OSSL_provider_init; its page lint-clean; the configuration snippet in
+# sysconfdir naming the installed module; no openssl.cnf installed; and the
+# installed module, with the installed library, loading into openssl.
+if [ -n "${modulesdir:-}" ]; then
+	mod=$root$modulesdir/rc4tune.so
+	snippet=$root$sysconfdir/rc4tune-openssl.cnf
+	test -f "$mod" || bad "missing $mod"
+	test -e "$root$modulesdir/rc4tune.la" && bad "rc4tune.la installed in $modulesdir"
+	syms=$(nm -D --defined-only "$mod" | awk '{print $3}')
+	[ "$syms" = OSSL_provider_init ] || bad "rc4tune.so exports: $syms"
+	grep -qx "module = $modulesdir/rc4tune.so" "$snippet" ||
+		bad "$snippet does not load $modulesdir/rc4tune.so"
+	grep -qx 'default_properties = ?provider=rc4tune' "$snippet" ||
+		bad "$snippet does not prefer rc4tune"
+	find "$root" -name openssl.cnf | grep . && bad "make install installed an openssl.cnf"
+	p=$(find "$root" -name rc4tune-provider.7 -type f)
+	if [ -z "$p" ]; then bad "no man page rc4tune-provider.7"; else
+		lint=$(groff -man -ww -z "$p" 2>&1)
+		[ -z "$lint" ] || bad "rc4tune-provider.7 is not lint-clean: $lint"
+		grep -q "$modulesdir/rc4tune.so" "$p" || bad "rc4tune-provider.7 does not name $modulesdir/rc4tune.so"
+		grep -q "$sysconfdir/rc4tune-openssl.cnf" "$p" || bad "rc4tune-provider.7 does not name $sysconfdir/rc4tune-openssl.cnf"
+		! grep -q '@[a-zA-Z_]*@' "$p" || bad "rc4tune-provider.7 has an unsubstituted @...@"
+	fi
+	if command -v openssl >/dev/null; then
+		# a sanitized module needs the ASan runtime first in openssl
+		pre=
+		case "${SANITIZER_FLAGS:-}" in *address*) pre=$(${CC%% *} -print-file-name=libasan.so) ;; esac
+		out=$(env ${pre:+LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0} \
+			LD_LIBRARY_PATH="$root$libdir" OPENSSL_CONF=/dev/null RC4TUNE_CONF="$conf" \
+			openssl list -providers -verbose -provider-path "$root$modulesdir" \
+			-provider rc4tune 2>&1)
+		echo "$out" | grep -q 'build info: rc4tune .*, kernel ' ||
+			bad "the installed rc4tune.so does not load: $out"
+	fi
+fi
+
 # Reinstalling keeps a config a sysadmin edited; uninstall keeps it too.
 echo '; edited by the sysadmin' >>"$conf"
 cp "$conf" "$tmp/edited"
+if [ -n "${modulesdir:-}" ]; then
+	cp "$snippet" "$tmp/snippet"
+	echo '# edited by the sysadmin' >>"$snippet"
+	cp "$snippet" "$tmp/snippet-edited"
+fi
 "$MAKE" -s -C "$top_builddir" install DESTDIR="$root" >/dev/null 2>&1 || bad "second make install"
 cmp -s "$conf" "$tmp/edited" || bad "reinstall overwrote the edited $conf"
+if [ -n "${modulesdir:-}" ]; then
+	cmp -s "$snippet" "$tmp/snippet-edited" || bad "reinstall overwrote the edited $snippet"
+	cp "$tmp/snippet" "$snippet" # as installed: uninstall removes it
+fi
 "$MAKE" -s -C "$top_builddir" uninstall DESTDIR="$root" >/dev/null 2>&1 || bad "make uninstall"
 cmp -s "$conf" "$tmp/edited" || bad "uninstall removed the edited $conf"
+if [ -n "${modulesdir:-}" ]; then
+	test -e "$snippet" && bad "uninstall left the unmodified $snippet"
+	test -e "$mod" && bad "uninstall left $mod"
+fi
 
 # A symlink at the config path is a config, even when it dangles (a fleet
 # file not there yet): install neither replaces it nor writes through it,
