@@ -1,4 +1,4 @@
-/* kernels.c - descriptors of the x86-64 assembly kernels (rc4.S).  Each
+/* kernels.c - descriptors of the x86-64 assembly kernels (rc4.S, ring.S).  Each
  * keeps its state in a C family's layout and so shares that family's key
  * schedule, and a key set up by one can be continued by the other. */
 #include "../kernel.h"
@@ -8,6 +8,16 @@ static int have_sse41(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("sse4.1");
+}
+
+/* ring.S's loops: AVX-512BW and VL for the masked head and tail (the
+ * mask registers need AVX-512F, which both imply); the library checks this
+ * at run time, as for SSE4.1. */
+static int have_avx512bw_vl(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vl");
 }
 
 /* SSE2 and everything else these loops use is baseline x86-64: usable is
@@ -58,3 +68,9 @@ X86K(rc4k_x86_char_ring5_sse41, "char-ring5-sse41",
 X86K(rc4k_x86_long_ring5_sse41, "long-ring5-sse41",
      "64-bit state, asm, S[x] read 5 bytes ahead into registers, pinsrb "
      "gather", 8, have_sse41);
+X86K(rc4k_x86_char_ring4_avx512, "char-ring4-avx512",
+     "8-bit state, asm, S[x] read 4 ahead from any x, AVX-512 masked "
+     "head and tail", 1, have_avx512bw_vl);
+X86K(rc4k_x86_long_ring4_avx512, "long-ring4-avx512",
+     "64-bit state, asm, S[x] read 4 ahead from any x, AVX-512 masked "
+     "head and tail", 8, have_avx512bw_vl);
