@@ -39,8 +39,9 @@
 	.text
 
 /* One step at block position K; R0 holds this byte's tx, R1..R3 the next
- * three bytes'.  The S[x+4] load comes after this byte's stores, so it
- * needs no fix-up.  CHK: count positions down, leave for EXITL at zero. */
+ * three bytes'.  The S[x+4] load at the end comes after this byte's stores,
+ * so only the next three bytes' stores can make it stale (their steps fix
+ * it).  CHK: count positions down, leave for EXITL at zero. */
 .macro r4step w, k, chk, exitl, r0, r1, r2, r3
 	addb	\r0\()b, %dl
 	leal	-1(%rbp,\r0), %ebp
