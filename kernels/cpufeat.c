@@ -10,6 +10,15 @@ int rc4k_have_sse41(void)
 	return __builtin_cpu_supports("sse4.1");
 }
 
+/* libgcc's feature bits for AVX-512 are set only when XGETBV says the OS
+ * saves the opmask and ZMM state. */
+int rc4k_have_avx512bw_vl(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vl");
+}
+
 int rc4k_have_invariant_tsc(void)
 {
 	unsigned a, b, c, d;
@@ -18,6 +27,11 @@ int rc4k_have_invariant_tsc(void)
 }
 #else
 int rc4k_have_sse41(void)
+{
+	return 0;
+}
+
+int rc4k_have_avx512bw_vl(void)
 {
 	return 0;
 }

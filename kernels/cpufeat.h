@@ -6,6 +6,10 @@
 /* SSE4.1 (pinsrb): 1 or 0; 0 off x86. */
 int rc4k_have_sse41(void);
 
+/* AVX-512BW and VL (byte-masked 16-byte loads and stores), with the OS
+ * saving their registers: 1 or 0; 0 off x86. */
+int rc4k_have_avx512bw_vl(void);
+
 /* An x86 TSC that ticks at a constant rate whatever the core's clock
  * (CPUID 0x80000007 EDX bit 8): 1 or 0; 0 off x86. */
 int rc4k_have_invariant_tsc(void);

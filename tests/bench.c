@@ -1,12 +1,14 @@
-/* bench.c - every kernel side by side through the public API (and OpenSSL's
- * RC4() where built with it), in one run: `make bench`.
+/* bench.c - every kernel side by side through the public API, and the RC4s
+ * users would otherwise pick where built with them (OpenSSL's RC4(),
+ * libgcrypt's ARCFOUR, nettle's arcfour_crypt), in one run: `make bench`.
  *
  * Slices of a few milliseconds, round-robin over kernels so drift hits all
  * alike, medians over rounds.  Prints MB/s per block size, the geometric
  * mean, each kernel's ratio to the best, and the library's own pick with
  * its ratio to the best (pick/best), which is what the tuner must get right.
- * Then the best kernel against OpenSSL per block size: the ratio, and both
- * in cycles per byte by the TSC (x86).  The TSC ticks at the nominal clock,
+ * Then the best kernel against each library per block size: the ratio, and
+ * both in cycles per byte by the TSC (x86); and the best kernel of each
+ * block size against OpenSSL.  The TSC ticks at the nominal clock,
  * not the boost clock the core may run at, so these are TSC ticks per byte,
  * comparable between runs on one machine rather than core cycles. */
 #include <config.h>
@@ -24,15 +26,24 @@
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
+#ifdef HAVE_LIBGCRYPT
+#include <gcrypt.h>
+#endif
+#ifdef HAVE_NETTLE
+#include <nettle/arcfour.h>
+#endif
 
 #define NSIZES 5
 static const size_t sizes[NSIZES] = { 16, 64, 256, 1024, 8192 };
 #define MAXK 64
 #define MAXROUNDS 64
 
+/* What a row times: a kernel through the public API, or a library. */
+enum lib { KERNEL, OPENSSL, GCRYPT, NETTLE };
+
 struct cand {
 	const char *name;
-	int openssl;
+	enum lib lib;
 	double mbs[NSIZES][MAXROUNDS], cpb[NSIZES][MAXROUNDS];
 	double med[NSIZES], cpbmed[NSIZES], score;
 };
@@ -52,33 +63,81 @@ static uint64_t tsc(void)
  * ticks per byte in *CPB. */
 static double slice(struct cand *c, size_t len, double secs, double *cpb)
 {
+	static const char key[] = "0123456789abcdef";
 	rc4tune_key k;
 #ifdef HAVE_LIBCRYPTO
 	RC4_KEY ok;
-	if (c->openssl)
-		RC4_set_key(&ok, 16, (const unsigned char *)"0123456789abcdef");
-	else
 #endif
-	{
+#ifdef HAVE_LIBGCRYPT
+	gcry_cipher_hd_t gh = NULL;
+#endif
+#ifdef HAVE_NETTLE
+	struct arcfour_ctx nc;
+#endif
+	switch (c->lib) {
+	case KERNEL:
 		rc4tune_use_kernel(c->name);
-		rc4tune_set_key(&k, "0123456789abcdef", 16);
+		rc4tune_set_key(&k, key, 16);
+		break;
+#ifdef HAVE_LIBCRYPTO
+	case OPENSSL:
+		RC4_set_key(&ok, 16, (const unsigned char *)key);
+		break;
+#endif
+#ifdef HAVE_LIBGCRYPT
+	case GCRYPT:
+		if (gcry_cipher_open(&gh, GCRY_CIPHER_ARCFOUR,
+				     GCRY_CIPHER_MODE_STREAM, 0) != 0 ||
+		    gcry_cipher_setkey(gh, key, 16) != 0) {
+			fprintf(stderr, "bench: libgcrypt has no ARCFOUR\n");
+			exit(1);
+		}
+		break;
+#endif
+#ifdef HAVE_NETTLE
+	case NETTLE:
+		arcfour_set_key(&nc, 16, (const uint8_t *)key);
+		break;
+#endif
+	default:
+		break;
 	}
 	size_t bytes = 0, reps = 64;
 	double t0 = now(), t;
 	uint64_t c0 = tsc();
 	do {
 		for (size_t r = 0; r < reps; r++) {
-#ifdef HAVE_LIBCRYPTO
-			if (c->openssl)
-				RC4(&ok, len, buf, buf);
-			else
-#endif
+			switch (c->lib) {
+			case KERNEL:
 				rc4tune_crypt(&k, len, buf, buf);
+				break;
+#ifdef HAVE_LIBCRYPTO
+			case OPENSSL:
+				RC4(&ok, len, buf, buf);
+				break;
+#endif
+#ifdef HAVE_LIBGCRYPT
+			case GCRYPT: /* in place: no input buffer */
+				gcry_cipher_encrypt(gh, buf, len, NULL, 0);
+				break;
+#endif
+#ifdef HAVE_NETTLE
+			case NETTLE:
+				arcfour_crypt(&nc, len, buf, buf);
+				break;
+#endif
+			default:
+				break;
+			}
 		}
 		bytes += reps * len;
 		t = now() - t0;
 	} while (t < secs);
 	*cpb = (double)(tsc() - c0) / bytes;
+#ifdef HAVE_LIBGCRYPT
+	if (gh != NULL)
+		gcry_cipher_close(gh);
+#endif
 	return bytes / t / 1e6;
 }
 
@@ -116,9 +175,24 @@ int main(int argc, char **argv)
 				cands[n++].name = name;
 #ifdef HAVE_LIBCRYPTO
 		cands[n].name = "openssl";
-		cands[n++].openssl = 1;
+		cands[n++].lib = OPENSSL;
+#endif
+#ifdef HAVE_LIBGCRYPT
+		cands[n].name = "libgcrypt";
+		cands[n++].lib = GCRYPT;
+#endif
+#ifdef HAVE_NETTLE
+		cands[n].name = "nettle";
+		cands[n++].lib = NETTLE;
 #endif
 	}
+#ifdef HAVE_LIBGCRYPT
+	/* libgcrypt wants its version checked before first use; no secure
+	 * memory is needed for a benchmark key. */
+	gcry_check_version(NULL);
+	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+#endif
 
 	for (int r = 0; r < rounds; r++)
 		for (int s = 0; s < NSIZES; s++)
@@ -137,7 +211,9 @@ int main(int argc, char **argv)
 			lg += log(cands[i].med[s]);
 		}
 		cands[i].score = exp(lg / NSIZES);
-		if (!cands[i].openssl && cands[i].score > cands[best].score)
+		if (cands[i].lib == KERNEL &&
+		    (cands[best].lib != KERNEL ||
+		     cands[i].score > cands[best].score))
 			best = i;
 	}
 
@@ -158,15 +234,17 @@ int main(int argc, char **argv)
 			       picker, pick, cands[i].score / cands[best].score,
 			       cands[best].name);
 	for (int i = 0; i < n; i++) {
-		if (!cands[i].openssl)
+		if (cands[i].lib == KERNEL)
 			continue;
-		printf("best/openssl = %.3f\n", cands[best].score / cands[i].score);
-		printf("\n%-20s", "best vs openssl");
+		printf("best/%s = %.3f\n", cands[i].name,
+		       cands[best].score / cands[i].score);
+		printf("\n%-20s", "best vs");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8zu", sizes[s]);
 		printf("\n%-20s", "MB/s ratio");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.3f", cands[best].med[s] / cands[i].med[s]);
+		printf("  %s / %s", cands[best].name, cands[i].name);
 #ifdef HAVE_TSC
 		const int who[2] = { best, i };
 		for (int w = 0; w < 2; w++) {
@@ -177,6 +255,27 @@ int main(int argc, char **argv)
 		}
 #endif
 		printf("\n");
+	}
+	/* The fastest kernel of each block size, against OpenSSL. */
+	for (int i = 0; i < n; i++) {
+		if (cands[i].lib != OPENSSL)
+			continue;
+		int top[NSIZES];
+		printf("\n%-20s", "per-size best");
+		for (int s = 0; s < NSIZES; s++) {
+			top[s] = best;
+			for (int j = 0; j < n; j++)
+				if (cands[j].lib == KERNEL &&
+				    cands[j].med[s] > cands[top[s]].med[s])
+					top[s] = j;
+			printf(" %8zu", sizes[s]);
+		}
+		printf("\n%-20s", "vs openssl");
+		for (int s = 0; s < NSIZES; s++)
+			printf(" %8.3f", cands[top[s]].med[s] / cands[i].med[s]);
+		printf("\n");
+		for (int s = 0; s < NSIZES; s++)
+			printf("  %5zu B: %s\n", sizes[s], cands[top[s]].name);
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@ _Static_assert(offsetof(struct rc4k_state, s) == ST_S, "rc4.S: s");
  * x86-64. */
 #define NEEDS_ANY NULL
 #define NEEDS_SSE41 rc4k_have_sse41
+#define NEEDS_AVX512BWVL rc4k_have_avx512bw_vl
 
 #define SET_KEY(w)                                            \
 	((w) == 1 ? rc4k_char_set_key                         \
