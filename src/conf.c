@@ -267,12 +267,17 @@ static int on_entry(void *user, const char *section, const char *name,
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
-	for (int kind = 0; slot >= 0 && kind < RC4K_KINDS; kind++)
-		if (strcmp(name, rc4k_kinds[kind].key) == 0) {
-			struct rc4_conf_value *v = &r->conf->value[kind][slot];
-			snprintf(v->name, sizeof v->name, "%s", value);
-			v->line = r->line;
+	for (int kind = 0; kind < RC4K_KINDS; kind++) {
+		if (strcmp(name, rc4k_kinds[kind].key) != 0)
+			continue;
+		if (slot < 0) {
+			r->conf->others[kind] += strncmp(sec, "cpu ", 4) == 0;
+			continue;
 		}
+		struct rc4_conf_value *v = &r->conf->value[kind][slot];
+		snprintf(v->name, sizeof v->name, "%s", value);
+		v->line = r->line;
+	}
 	return 1;
 }
 

@@ -38,6 +38,9 @@ struct rc4_conf {
 		char name[RC4_CONF_MAX_LINE + 1];
 		int line;
 	} value[RC4K_KINDS][RC4_CONF_SECTIONS];
+	/* How many times other CPUs' [cpu ...] sections set each kind's key:
+	 * a file tuned on another machine. */
+	int others[RC4K_KINDS];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
 

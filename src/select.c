@@ -102,6 +102,15 @@ static const char *from_conf(struct sel *s, int which, const char *section)
 	if (conf(s) != 0)
 		return NULL;
 	const struct rc4_conf_value *v = &s->conf.value[s->kind][which];
+	int others = s->conf.others[s->kind];
+	if (v->line == 0 && which == RC4_CONF_CPU && others > 0) {
+		say(s, "config: no %s in [%s], but %d other CPU section%s "
+		       "set one: tuned on another CPU? (rc4tune "
+		       "--generate-conf tunes this one)",
+		    rc4k_kinds[s->kind].key, section, others,
+		    others == 1 ? "" : "s");
+		return NULL;
+	}
 	if (v->line == 0) {
 		say(s, "config: no %s in [%s]", rc4k_kinds[s->kind].key,
 		    section);

@@ -34,6 +34,26 @@ for page in rc4tune.1 rc4tune.conf.5 librc4tune.3; do
 	! grep -q '@sysconfdir@' "$p" || bad "$page has an unsubstituted @sysconfdir@"
 done
 
+# The boot unit, where configure found systemd's unit directory: it runs
+# this install's rc4tune with options it takes, and systemd reads it.
+if [ -n "${systemdsystemunitdir:-}" ]; then
+	unit=$root$systemdsystemunitdir/rc4tune.service
+	if [ ! -f "$unit" ]; then
+		bad "no $unit"
+	else
+		grep -qx "ExecStart=$bindir/rc4tune --generate-conf --if-missing --quiet" "$unit" ||
+			bad "$unit does not run $bindir/rc4tune --generate-conf --if-missing --quiet"
+		grep -qx "ConditionPathIsReadWrite=$sysconfdir" "$unit" ||
+			bad "$unit does not name $sysconfdir"
+		if command -v systemd-analyze >/dev/null; then
+			sed "s|^ExecStart=$bindir/rc4tune|ExecStart=$root$bindir/rc4tune|" \
+				"$unit" >"$tmp/rc4tune.service"
+			out=$(systemd-analyze verify --man=no "$tmp/rc4tune.service" 2>&1) ||
+				bad "systemd-analyze verify: $out"
+		fi
+	fi
+fi
+
 # Only the API leaves the shared library.
 so=$(ls "$root$libdir"/librc4tune.so.* | head -n 1)
 others=$(nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^rc4tune_')

@@ -312,9 +312,12 @@ else
 	fail "--speed nosuch: rc=$rc"; cat "$tmp/err"
 fi
 
-# --- --quiet: silence, and still the file -----------------------------
+# --- --quiet: silence (but one line for an uncertain result, which a busy
+# machine gives: make check runs tests side by side), and still the file -
 tune --output "$tmp/quiet.conf" --quiet --workload keys
-if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
+if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] &&
+   { [ ! -s "$tmp/err" ] || { [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q 'warning: the result is uncertain' "$tmp/err"; }; } &&
    grep -q '^; workload keys' "$tmp/quiet.conf" &&
    grep -q '^kernel = ' "$tmp/quiet.conf"; then
 	ok "--quiet prints nothing, writes the file (workload keys recorded)"

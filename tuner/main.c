@@ -18,7 +18,8 @@ enum { EXIT_USAGE = 2 };
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rc4tune --generate-conf [--output FILE] [OPTION...]\n"
+		"Usage: rc4tune --generate-conf [--if-missing] [--output FILE] "
+		"[OPTION...]\n"
 		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
 		"       rc4tune --list\n"
 		"       rc4tune --explain\n"
@@ -28,6 +29,8 @@ static void usage(FILE *f)
 		"\n"
 		"  -g, --generate-conf   time every kernel; write the fastest to\n"
 		"                        this CPU's section of the config\n"
+		"      --if-missing      ... unless that section already names\n"
+		"                        a kernel the library uses\n"
 		"  -o, --output FILE     that config (default "
 		SYSCONFDIR "/rc4tune.conf);\n"
 		"                        - for stdout\n"
@@ -113,6 +116,9 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 'D':
 		c->dump = arg;
 		return 0;
+	case 'M':
+		c->o.if_missing = true;
+		return 0;
 	case 'C':
 		c->conf_file = arg;
 		/* fall through */
@@ -164,6 +170,11 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
 		return EXIT_USAGE;
 	}
+	if (c->o.if_missing && c->action != 'g') {
+		fprintf(stderr, "rc4tune: --if-missing goes with "
+				"--generate-conf\n");
+		return EXIT_USAGE;
+	}
 	if (i < argc) {
 		fprintf(stderr, "rc4tune: unexpected argument '%s'\n", argv[i]);
 		usage(stderr);
@@ -210,6 +221,7 @@ int main(int argc, char **argv)
 		{ "explain", no_argument, NULL, 'E' },
 		{ "heuristic", no_argument, NULL, 'H' },
 		{ "cpuid-dump", required_argument, NULL, 'D' },
+		{ "if-missing", no_argument, NULL, 'M' },
 		{ "check-conf", optional_argument, NULL, 'C' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },

@@ -22,7 +22,8 @@ enum {
 	MAX_ROUNDS = 255,
 	TARGET_ROUNDS = 15, /* rounds the slice length is sized for */
 };
-static const double SETTLE = 0.5;      /* budget spent before a quiet stop */
+static const double SETTLE = 0.5;      /* budget spent before a quiet stop;
+					* the rounds slices are sized for */
 static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
 static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
@@ -110,6 +111,27 @@ static size_t rank(struct run *r)
 	return second;
 }
 
+/* Whether the pick may be wrong, and why: too few rounds for medians, a
+ * busy machine, or noise that could have swapped best and second. */
+static void doubt(struct measurement *m)
+{
+	m->why[0] = '\0';
+	if (m->rounds < MIN_ROUNDS)
+		snprintf(m->why, sizeof m->why, "only %d round%s fit in the "
+						"budget",
+			 m->rounds, m->rounds == 1 ? "" : "s");
+	else if (m->load >= BUSY)
+		snprintf(m->why, sizeof m->why, "other processes used %.0f %% "
+						"of the CPUs",
+			 m->load * 100);
+	else if (m->noise > TIE_CAP && m->gap < m->noise)
+		snprintf(m->why, sizeof m->why, "the noise, %.1f %%, was larger "
+						"than the gap between the best "
+						"two",
+			 m->noise * 100);
+	m->uncertain = m->why[0] != '\0';
+}
+
 /* Best and second were timed side by side in each round, so the ratio of
  * their round scores cancels what hit both (frequency, a neighbour's
  * load).  The standard error of its median is about 1.25 sd / sqrt(n);
@@ -131,8 +153,7 @@ static void judge(struct run *r, size_t second)
 		m->gap = 1 - m->kr[second].score / m->kr[m->best].score;
 	}
 	m->window = fmin(fmax(m->noise, TIE_FLOOR), TIE_CAP);
-	m->uncertain = (m->noise > TIE_CAP && m->gap < m->noise) ||
-		       m->load >= BUSY;
+	doubt(m);
 }
 
 /* Among the kernels within the window of the best: the preferred one,
@@ -232,8 +253,20 @@ static int prepare(struct run *r)
 	return 0;
 }
 
+/* Past the deadline in the middle of a round: every slice from here on is
+ * a sixteenth as long (a rate needs no more than one call), so that the
+ * round ends soon however little CPU this process gets. */
+static void hurry(struct run *r)
+{
+	size_t n = r->m->n * (size_t)r->ncells;
+
+	r->m->hurried = true;
+	for (size_t i = 0; i < n; i++)
+		r->reps[i] = r->reps[i] > 16 ? r->reps[i] / 16 : 1;
+}
+
 /* One round: every cell, every kernel, from a rotating start. */
-static void round_robin(struct run *r)
+static void round_robin(struct run *r, double deadline)
 {
 	const struct bench *b = r->m->bench;
 	int round = r->m->rounds;
@@ -249,50 +282,61 @@ static void round_robin(struct run *r)
 
 			*sample(r, i, c, round) =
 				(double)n * units / (t > 0 ? t : 1e-9);
+			if (!r->m->hurried && timing_now() > deadline)
+				hurry(r);
 		}
 }
 
-/* Calibrate, then rounds until the budget is spent or the answer is
- * clear. */
-static void rounds(struct run *r, double start, double budget,
+/* Slices of about m->slice: calibrated once a cell, on one kernel (the
+ * others' slices are as many calls, a little longer or shorter), so that
+ * a loaded machine pays for a handful of calibrations, not hundreds. */
+static void calibrate(struct run *r)
+{
+	struct measurement *m = r->m;
+
+	for (int c = 0; c < r->ncells; c++) {
+		unsigned long reps = timing_calibrate(
+			m->bench->run, m->kr[r->ok[0]].k, c, m->slice);
+		for (size_t j = 0; j < r->nok; j++)
+			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] = reps;
+	}
+}
+
+/* Rounds until the deadline or until the answer is clear: a round that
+ * would end past the deadline is not started. */
+static void rounds(struct run *r, double start, double deadline,
 		   const char *prefer, measure_progress *progress)
 {
 	struct measurement *m = r->m;
 	struct timing_load mark;
-	double slice = budget * SETTLE /
+	double budget = deadline - start, now = timing_now();
+	double slice = (deadline - now) * SETTLE /
 		       (TARGET_ROUNDS * r->ncells * (double)r->nok);
 
 	timing_load_mark(&mark);
 	m->slice = fmin(fmax(slice, MIN_SLICE), MAX_SLICE);
-	for (size_t j = 0; j < r->nok; j++)
-		for (int c = 0; c < r->ncells; c++)
-			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] =
-				timing_calibrate(m->bench->run,
-						 m->kr[r->ok[j]].k, c, m->slice);
-	double last = timing_now() - start;
-	for (;;) {
-		round_robin(r);
+	calibrate(r);
+	for (double last = timing_now();;) {
+		round_robin(r, deadline);
 		m->rounds++;
 		m->load = timing_others_load(&mark);
 		judge(r, rank(r));
 		pick(m, prefer);
-		double elapsed = timing_now() - start, round_time = elapsed - last;
-		last = elapsed;
+		now = timing_now();
+		double round_time = now - last;
+		last = now;
 		if (progress)
-			progress(m, elapsed, budget);
-		if (m->rounds == MAX_ROUNDS)
+			progress(m, now - start, budget);
+		if (m->rounds == MAX_ROUNDS || now + round_time > deadline)
 			break;
-		if (m->rounds < MIN_ROUNDS)
-			continue;
-		if (elapsed + round_time > budget ||
-		    (elapsed >= budget * SETTLE && m->load < BUSY &&
-		     (m->noise <= TIE_FLOOR || m->gap > m->noise)))
+		if (m->rounds >= MIN_ROUNDS && now - start >= budget * SETTLE &&
+		    m->load < BUSY && (m->noise <= TIE_FLOOR || m->gap > m->noise))
 			break;
 	}
 }
 
 int measure_run(struct measurement *m, enum rc4k_kind kind,
-		const char *const *names, enum workload w, double budget,
+		const char *const *names, enum workload w, double deadline,
 		const char *prefer, measure_progress *progress)
 {
 	double start = timing_now();
@@ -309,7 +353,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;
 	if (collect(m, names) == 0 && prepare(&r) == 0) {
-		rounds(&r, start, budget, prefer, progress);
+		rounds(&r, start, deadline, prefer, progress);
 		m->seconds = timing_now() - start;
 		m->cycle_clock = timing_cycle_clock();
 		if (m->cycle_clock)

@@ -76,9 +76,10 @@ struct measurement {
 	double window;              /* scores this close to the best tie */
 	double load;                /* share of all CPUs other processes
 				     * used meanwhile; -1: unknown */
-	bool uncertain;             /* the machine was busy, or the noise
-				     * was above the window's cap and enough
-				     * to swap best and second */
+	bool uncertain;             /* the pick may be wrong: ... */
+	char why[96];               /* ... why, in words ("" if not) */
+	bool hurried;               /* the budget ran out mid-round: the
+				     * slices were cut short */
 	size_t best;                /* highest score */
 	size_t winner;              /* the pick: best, or the tie-break */
 	size_t ntied;               /* kernels within the window (>= 1) */
@@ -90,12 +91,16 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
 			      double budget);
 
 /* Self-test, then time the kernels of KIND named NAMES (NULL: every one
- * in the registry; else names rc4k_find knows) for about BUDGET seconds.
- * PREFER (may be NULL) names the kernel a tie goes to.  Returns 0, or -1
- * after printing why on stderr (no kernel that passed its self-test, out
- * of memory).  Either way, measure_free(M) afterwards. */
+ * in the registry; else names rc4k_find knows) until DEADLINE (on
+ * timing_now()'s clock), which holds whatever the load: rounds that would
+ * not end before it are not started, and once it has passed the slices of
+ * the round under way are cut short.  Fewer than a handful of rounds make
+ * the result uncertain.  PREFER (may be NULL) names the kernel a tie goes
+ * to.  Returns 0, or -1 after printing why on stderr (no kernel that
+ * passed its self-test, out of memory).  Either way, measure_free(M)
+ * afterwards. */
 int measure_run(struct measurement *m, enum rc4k_kind kind,
-		const char *const *names, enum workload w, double budget,
+		const char *const *names, enum workload w, double deadline,
 		const char *prefer, measure_progress *progress);
 
 void measure_free(struct measurement *m);

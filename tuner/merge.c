@@ -50,6 +50,31 @@ static void put_text(FILE *f, const char *text, const char *eol)
 			fputc(*text, f);
 }
 
+const char *merge_find(const char *old, size_t len, const char *section,
+		       size_t *seclen)
+{
+	const char *start = NULL;
+
+	for (size_t pos = 0, end; pos < len; pos = end) {
+		const char *nl = memchr(old + pos, '\n', len - pos);
+		struct rc4_ini_line l;
+
+		end = nl ? (size_t)(nl - old) + 1 : len;
+		rc4_ini_line(old + pos, (nl ? end - 1 : end) - pos, pos == 0, &l);
+		if (l.kind != RC4_INI_HEADER)
+			continue;
+		if (start != NULL) {
+			*seclen = (size_t)(old + pos - start);
+			return start;
+		}
+		if (names_section(old + pos + l.name, l.name_len, section))
+			start = old + pos;
+	}
+	if (start != NULL)
+		*seclen = (size_t)(old + len - start);
+	return start;
+}
+
 char *confwrite_merge(const char *old, size_t len, const char *section,
 		      const char *text, const char *path, size_t *outlen)
 {

@@ -17,4 +17,10 @@
 char *confwrite_merge(const char *old, size_t len, const char *section,
 		      const char *text, const char *path, size_t *outlen);
 
+/* The first section of OLD (LEN bytes) named SECTION as the merge names
+ * it: from its header line up to the next header; *SECLEN bytes.  NULL
+ * when there is none. */
+const char *merge_find(const char *old, size_t len, const char *section,
+		       size_t *seclen);
+
 #endif

@@ -90,10 +90,12 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			m->load * 100);
 	else
 		fprintf(f, "the other processes' load is unknown\n");
-	fprintf(f, "%sconfidence: %s\n", prefix,
-		m->uncertain ? "LOW, the machine was busy or noisy: the result "
-			       "is uncertain, rerun on an idle machine"
-			     : "high");
+	if (m->uncertain)
+		fprintf(f, "%sconfidence: uncertain (%s): rerun on an idle "
+			   "machine\n",
+			prefix, m->why);
+	else
+		fprintf(f, "%sconfidence: high\n", prefix);
 	if (m->tie_rule)
 		fprintf(f, "%stie: %zu %ss within %.1f %% of the best (%s): "
 			   "chose %s, %s\n",
@@ -198,6 +200,9 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 		fprintf(f, "%.3f", m->load);
 	else
 		fputs("null", f);
+	fprintf(f, ",\n%s\"confidence\": \"%s\",\n%s\"uncertain_because\": ",
+		in, m->uncertain ? "uncertain" : "high", in);
+	json_string_or_null(f, m->uncertain ? m->why : NULL);
 	fprintf(f, ",\n%s\"uncertain\": %s,\n%s\"best\": \"%s\",\n"
 		   "%s\"winner\": \"%s\",\n%s\"tied\": %zu,\n"
 		   "%s\"tie_broken\": %s,\n%s\"tie_rule\": ",

@@ -12,10 +12,13 @@
 #include "cpu.h"
 #include "heuristic.h"
 #include "report.h"
+#include "select.h"
+#include "timing.h"
 #include "tune.h"
 
 /* One action's measurements: got[kind] is &m[kind] when measured. */
 struct tuning {
+	bool kept; /* an uncertain run left a confident section alone */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
@@ -39,15 +42,15 @@ static bool names_of(struct tuning *t, enum rc4k_kind kind)
 }
 
 /* Measure each kind (all kernels, or those named) for its share of the
- * budget, with a progress line when a person watches stderr.  A tie goes
- * to the heuristic's kernel, so two runs write the same one.  Returns 0
- * when any kind was measured. */
+ * budget, which is wall-clock time from here, with a progress line when a
+ * person watches stderr.  A tie goes to the heuristic's kernel, so two
+ * runs write the same one.  Returns 0 when any kind was measured. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
 	bool show = !o->quiet && isatty(STDERR_FILENO), use[RC4K_KINDS];
 	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
-	double shares = 0;
+	double shares = 0, deadline = timing_now();
 	size_t n = 0;
 
 	while (o->kernels && o->kernels[n])
@@ -67,9 +70,9 @@ static int measure_all(struct tuning *t)
 			continue;
 		if (o->kernels)
 			names_of(t, kind);
-		double budget = o->budget * measure_benches[k].share / shares;
+		deadline += o->budget * measure_benches[k].share / shares;
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				o->workload, budget,
+				o->workload, deadline,
 				rc4_heuristic(kind, cpu, NULL),
 				show ? report_progress : NULL) == 0)
 			t->got[k] = &t->m[k];
@@ -181,28 +184,85 @@ static char *section_text(const struct tuning *t)
 	return text;
 }
 
+/* Why a kind's result is uncertain, or NULL when every one is confident. */
+static const char *doubt(const struct tuning *t)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL && t->got[k]->uncertain)
+			return t->got[k]->why;
+	return NULL;
+}
+
+/* A confwrite_hooks.replace: an uncertain result never replaces a section
+ * an earlier run wrote with confidence (its comments say so). */
+static bool replace_section(const char *old, size_t len, void *arg)
+{
+	struct tuning *t = arg;
+	static const char mark[] = "; confidence: high";
+	size_t n;
+	const char *sec = merge_find(old, len, t->section, &n);
+
+	t->kept = doubt(t) != NULL && sec != NULL &&
+		  memmem(sec, n, mark, sizeof mark - 1) != NULL;
+	return !t->kept;
+}
+
 /* Write TEXT into W, check it, then report (the file first: a closed
- * stdout must not cost it) and say what was written. */
+ * stdout must not cost it) and say what was written.  An uncertain result
+ * is said even with --quiet, on stderr. */
 static int write_conf(struct tuning *t, struct confwrite *w, const char *text)
 {
 	const struct tune_opts *o = t->o;
-	struct confwrite_hooks hooks = { NULL, check_written, t };
+	struct confwrite_hooks hooks = { replace_section, check_written, t };
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
+	const char *why = doubt(t);
 
 	if (confwrite_commit(w, t->section, text, &hooks) < 0)
 		return EXIT_FAILURE;
+	if (t->kept)
+		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
+				"kept the confident section [%s] in %s; tune "
+				"again on an idle machine\n",
+			why, t->section, w->path);
+	else if (why != NULL && !to_stdout)
+		fprintf(stderr, "rc4tune: warning: the result is uncertain (%s): "
+				"written to [%s] in %s marked so; a run on an "
+				"idle machine will replace it\n",
+			why, t->section, w->path);
 	/* With --output -, stdout is the config: its comments carry the
 	 * tables. */
 	if (o->quiet || to_stdout)
 		return EXIT_SUCCESS;
 	report(t);
-	for (int k = 0; k < RC4K_KINDS && !o->json; k++)
+	for (int k = 0; k < RC4K_KINDS && !o->json && !t->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
 			       rc4k_kinds[k].key,
 			       t->got[k]->kr[t->got[k]->winner].k->name,
 			       t->section, w->path);
 	return EXIT_SUCCESS;
+}
+
+/* --if-missing: whether PATH already gives this CPU a kernel the library
+ * would use (then there is nothing to do, said unless --quiet). */
+static bool tuned_already(const struct tuning *t, const char *path)
+{
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
+
+	if (strcmp(path, "-") == 0 ||
+	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
+	    v->line == 0)
+		return false;
+	const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, v->name);
+	if (k == NULL || rc4_refused(k) != NULL)
+		return false;
+	if (!t->o->quiet)
+		printf("rc4tune: [%s] already has kernel = %s in %s (line %d): "
+		       "nothing to do\n",
+		       t->section, k->name, path, v->line);
+	return true;
 }
 
 int tune_generate_conf(const struct tune_opts *o)
@@ -221,6 +281,8 @@ int tune_generate_conf(const struct tune_opts *o)
 		return EXIT_FAILURE;
 	}
 	rc4_cpu_section(&t.cpu, t.section);
+	if (o->if_missing && tuned_already(&t, path))
+		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */
 	if (confwrite_open(&w, path) != 0)
 		return EXIT_FAILURE;

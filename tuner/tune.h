@@ -11,6 +11,8 @@ struct tune_opts {
 	enum workload workload;
 	double budget;              /* seconds */
 	bool quiet, json;
+	bool if_missing;            /* --generate-conf only where this CPU
+				     * has no section the library uses */
 	const char *const *kernels; /* --speed KERNEL...; NULL: all */
 };
 
