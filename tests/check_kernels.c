@@ -3,6 +3,8 @@
 #include <config.h>
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "kernels/kernel.h"
 #include "testutil.h"
 #ifdef HAVE_LIBCRYPTO
@@ -169,6 +171,53 @@ START_TEST(test_vs_reference)
 }
 END_TEST
 
+/* --- buffers at page edges: messages that start at a page's first byte
+ * or end at its last, next to a page nobody may touch, in every phase of
+ * the state's x; in place and not.  Any byte read or written past the
+ * message beyond the page faults; the bytes must be the reference's. --- */
+START_TEST(test_page_edges)
+{
+	const struct rc4k *k = kernel(_i), *ref = &rc4k_char_ref;
+	long page = sysconf(_SC_PAGESIZE);
+	static const size_t lens[] = { 1, 5, 15, 16, 17, 31, 47, 64, 100, 300 };
+	uint8_t *map = mmap(NULL, 4 * (size_t)page, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t want[300], src[300], junk[16];
+	struct rc4k_state sr, sk;
+	uint64_t seed = 0x9a6e0000u + (uint64_t)_i;
+
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	/* pages 0 and 3 are guards; 1 and 2 hold the buffers */
+	ck_assert_int_eq(mprotect(map, (size_t)page, PROT_NONE), 0);
+	ck_assert_int_eq(mprotect(map + 3 * page, (size_t)page, PROT_NONE), 0);
+	if (!rc4k_usable(&k->info))
+		return;
+	for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
+		for (unsigned phase = 0; phase < 16; phase++)
+			for (int where = 0; where < 4; where++) {
+				size_t len = lens[l];
+				/* in at page 1's start or page 2's end; out the
+				 * same (in place) or at the other edge */
+				uint8_t *start = map + page, *end = map + 3 * page - len;
+				uint8_t *in = where & 1 ? end : start;
+				uint8_t *out = where == 0 ? in : where == 1 ? start
+					       : where == 2 ? end : in;
+				test_fill(&seed, src, len);
+				memcpy(in, src, len);
+				ref->set_key(&sr, (const uint8_t *)"page edges", 10);
+				k->set_key(&sk, (const uint8_t *)"page edges", 10);
+				ref->crypt(&sr, phase, junk, junk);
+				k->crypt(&sk, phase, junk, junk);
+				ref->crypt(&sr, len, src, want);
+				k->crypt(&sk, len, in, out);
+				ck_assert_msg(memcmp(out, want, len) == 0,
+					      "%s: %zu bytes, x phase %u, case %d",
+					      k->info.name, len, phase, where);
+			}
+	munmap(map, 4 * (size_t)page);
+}
+END_TEST
+
 /* --- OpenSSL's RC4() as an independent oracle --- */
 START_TEST(test_vs_openssl)
 {
@@ -215,6 +264,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_rfc6229, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_selftest, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_vs_reference, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_page_edges, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_vs_openssl, 0, (int)nkernels);
 	suite_add_tcase(s, tc);
 	return test_run(s);

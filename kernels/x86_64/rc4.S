@@ -457,6 +457,45 @@
 .endif
 .endm
 
+/* The block's keystream (xmm0) XORed into lanes k1 of the 16 bytes at
+ * (r9), written to (r9,r10).  All lanes: plain unaligned accesses.  A
+ * masked access whose 16 bytes cross a page took hundreds of cycles on Zen
+ * 5 (a microcode assist, even with the other page's lanes masked off), and
+ * every call on a page-aligned buffer would meet one: such a partial block
+ * goes a lane at a time instead, with rax and rcx kept in the red zone
+ * (the loop is a leaf); so does, rarely, one whose two offsets merely OR
+ * to the end of a page.  r11 is free here. */
+.macro r4xor
+	kortestw %k1, %k1
+	jnc	3f
+	vpxor	(%r9), %xmm0, %xmm1
+	vmovdqu	%xmm1, (%r9,%r10)
+	jmp	6f
+3:	leal	(%r9,%r10), %r11d	/* in's and out's offsets in their */
+	orl	%r9d, %r11d		/* pages, ORed: at least the larger */
+	andl	$4095, %r11d
+	cmpl	$4096-16, %r11d
+	ja	4f
+	vmovdqu8 (%r9), %xmm1{%k1}{z}
+	vpxor	%xmm0, %xmm1, %xmm1
+	vmovdqu8 %xmm1, (%r9,%r10){%k1}
+	jmp	6f
+4:	movq	%rax, -8(%rsp)
+	movq	%rcx, -16(%rsp)
+	vmovdqu	%xmm0, -32(%rsp)
+	kmovw	%k1, %eax
+5:	tzcntl	%eax, %ecx
+	movzbl	-32(%rsp,%rcx), %r11d
+	xorb	(%r9,%rcx), %r11b
+	addq	%r10, %rcx
+	movb	%r11b, (%r9,%rcx)
+	blsrl	%eax, %eax
+	jnz	5b
+	movq	-8(%rsp), %rax
+	movq	-16(%rsp), %rcx
+6:
+.endm
+
 /* Move to the next block. */
 .macro r4next
 	addq	$16, %r9
@@ -536,9 +575,7 @@
 .L\name\()_u\k:
 	r4k	\w, \k, 0
 	.endr
-	vmovdqu8 (%r9), %xmm1{%k1}{z}
-	vpxor	%xmm0, %xmm1, %xmm1
-	vmovdqu8 %xmm1, (%r9,%r10){%k1}
+	r4xor
 	kxnorw	%k1, %k1, %k1
 	r4next
 	subq	$16, %rcx
@@ -554,9 +591,7 @@
 	.endr
 .L\name\()_last:
 	kandw	%k2, %k1, %k1
-	vmovdqu8 (%r9), %xmm1{%k1}{z}
-	vpxor	%xmm0, %xmm1, %xmm1
-	vmovdqu8 %xmm1, (%r9,%r10){%k1}
+	r4xor
 .L\name\()_done:
 	movl	%eax, ST_X(%rdi)
 	movl	%edx, ST_Y(%rdi)
