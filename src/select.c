@@ -109,7 +109,10 @@ static const char *from_cpu_section(struct sel *s)
 			       "identified");
 		return NULL;
 	}
-	say(s, "cpu: %s", s->section + 4);
+	if (s->in->cpu->source != NULL)
+		say(s, "cpu: %s (%s)", s->section + 4, s->in->cpu->source);
+	else
+		say(s, "cpu: %s", s->section + 4);
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
