@@ -79,9 +79,14 @@ static const struct rc4k fx_broken = {
 /* Names that find() maps to the fixtures: tests may point them at real
  * kernel names, e.g. to make the heuristic's choice unusable. */
 static const char *unusable_name = "fx-unusable", *broken_name = "fx-broken";
+/* A real kernel's name that find() does not know, as in a build without
+ * it (tests set it). */
+static const char *hidden_name = "";
 
 static const struct rc4k_info *find(enum rc4k_kind kind, const char *name)
 {
+	if (strcmp(name, hidden_name) == 0)
+		return NULL;
 	if (kind == RC4K_SINGLE && strcmp(name, unusable_name) == 0)
 		return &fx_unusable.info;
 	if (kind == RC4K_SINGLE && strcmp(name, broken_name) == 0)
@@ -189,6 +194,19 @@ START_TEST(test_heuristic_skipped)
 	ck_assert_str_eq(pick(NULL, NULL, &p4), fallback());
 	said(_i == 0 ? "this CPU cannot run it" : "failed its self-test");
 	said("(portable default)");
+}
+END_TEST
+
+/* The heuristic's kernel not in this build (x86-64 assembly elsewhere):
+ * the trail says so, and the portable default applies. */
+START_TEST(test_heuristic_not_in_build)
+{
+	hidden_name = "char-1x";
+	ck_assert_str_eq(pick(NULL, NULL, &p4), fallback());
+	said("heuristic: Intel family 15 (Pentium 4): ");
+	said(": char-1x, not in this build\n");
+	said("chosen: int-8x (portable default)");
+	hidden_name = "";
 }
 END_TEST
 
@@ -340,9 +358,31 @@ START_TEST(test_heuristic_table)
 		       strncmp(got, "long-", 5) == 0;
 	ck_assert_msg(want == CHAR ? is_char : is_wide, "%s %d %d: %s",
 		      cpu.vendor, cpu.family, cpu.model, got);
-	/* a kernel every build has, runnable anywhere */
-	ck_assert_ptr_nonnull(rc4k_find(RC4K_SINGLE, got));
-	ck_assert_ptr_null(rc4_refused(rc4k_find(RC4K_SINGLE, got)));
+	ck_assert_ptr_eq(rc4_heuristic_rule(RC4K_SINGLE, &cpu, NULL), got);
+
+	/* What the library then takes: the rule's kernel where this build
+	 * has it and this CPU can run it, else the portable default. */
+	const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, got);
+	const char *chosen = pick(NULL, NULL, &cpu);
+#ifdef RC4TUNE_X86_64
+	ck_assert_msg(k != NULL, "%s: not in the x86-64 build", got);
+#endif
+	if (k == NULL) {
+		/* x86-64 assembly, in another build */
+		ck_assert_ptr_null(rc4_heuristic(RC4K_SINGLE, &cpu, NULL));
+		ck_assert_str_eq(chosen, fallback());
+		said(", not in this build\n");
+		said("(portable default)");
+		return;
+	}
+	ck_assert_str_eq(rc4_heuristic(RC4K_SINGLE, &cpu, NULL), got);
+	if (rc4_refused(k) != NULL) {
+		ck_assert_str_eq(chosen, fallback());
+		said(rc4_refused(k));
+	} else {
+		ck_assert_str_eq(chosen, got);
+		said("(heuristic)");
+	}
 }
 END_TEST
 
@@ -857,6 +897,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_cpu_section_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_default_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_heuristic_skipped, 0, 2);
+	tcase_add_test(tc, test_heuristic_not_in_build);
 	tcase_add_test(tc, test_other_cpu_section);
 	tcase_add_test(tc, test_cpu_unknown);
 	tcase_add_test(tc, test_config_missing_or_refused);
