@@ -82,7 +82,7 @@ heuristic penryn "$intel" 00010676 'char-'
 heuristic emerald-rapids "$intel" 000c06f2 '(int|long)-'
 heuristic zen4 "$amd" 00a10f11 '(int|long)-'
 # Zen 4's rule names x86-64 assembly: other builds say so and fall back.
-if [ -f "$tmp/zen4.out" ] && ! built long-ring5-sse41; then
+if [ -s "$tmp/zen4.out" ] && ! built long-ring5-sse41; then
 	has "$tmp/zen4.out" "^int-8x${tab}cpu AuthenticAMD 25 17: AMD family 25 .*: long-ring5-sse41, not in this build: the portable default int-8x\$" \
 		"heuristic zen4: the rule's kernel is not in this build, said"
 fi
