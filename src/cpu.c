@@ -177,7 +177,8 @@ int rc4_cpu_from_cpuinfo(struct rc4_cpu *cpu, const char *arch,
 void rc4_cpu_from_machine(struct rc4_cpu *cpu, const char *machine)
 {
 	memset(cpu, 0, sizeof *cpu);
-	snprintf(cpu->vendor, sizeof cpu->vendor, "%s",
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%.*s",
+		 (int)sizeof cpu->vendor - 1,
 		 machine != NULL && *machine != '\0' ? machine : "unknown");
 }
 
@@ -298,7 +299,7 @@ int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
 	if (getauxval(AT_HWCAP) & HWCAP_CPUID) {
 		__asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
 		rc4_cpu_from_midr(cpu, midr);
-		cpu->source = "MIDR_EL1 (mrs)";
+		cpu->source = "MIDR_EL1, read by mrs";
 		return 0;
 	}
 #endif

@@ -767,7 +767,7 @@ START_TEST(test_live_cpu)
 		ck_assert_str_eq(section, want);
 	} else if (strcmp(ARCH, "arm64") == 0) {
 		/* qemu-user: the emulated MIDR_EL1 */
-		ck_assert_str_eq(cpu.source, "MIDR_EL1 (mrs)");
+		ck_assert_str_eq(cpu.source, "MIDR_EL1, read by mrs");
 		ck_assert_int_eq(strncmp(section, "cpu arm64-0x", 12), 0);
 	} else {
 		ck_assert_int_eq(uname(&u), 0);
