@@ -96,8 +96,8 @@ static const struct rule *const tables[RC4K_KINDS] = {
 	[RC4K_SINGLE] = single_rules,
 };
 
-const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
-			  const char **rule)
+const char *rc4_heuristic_rule(enum rc4k_kind kind, const struct rc4_cpu *cpu,
+			       const char **rule)
 {
 	const char *why = "CPU not identified: no rule applies";
 
@@ -117,4 +117,12 @@ const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
 	if (rule)
 		*rule = why;
 	return NULL;
+}
+
+const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
+			  const char **rule)
+{
+	const char *name = rc4_heuristic_rule(kind, cpu, rule);
+
+	return name != NULL && rc4k_find(kind, name) != NULL ? name : NULL;
 }

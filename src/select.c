@@ -130,7 +130,10 @@ static const char *from_cpu_section(struct sel *s)
 			       "identified");
 		return NULL;
 	}
-	say(s, "cpu: %s", s->section + 4);
+	if (s->in->cpu->source != NULL)
+		say(s, "cpu: %s (%s)", s->section + 4, s->in->cpu->source);
+	else
+		say(s, "cpu: %s", s->section + 4);
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
@@ -139,10 +142,17 @@ static const char *from_default(struct sel *s)
 	return from_conf(s, RC4_CONF_DEFAULT, "default");
 }
 
+/* A rule may name a kernel that only some builds have (x86-64 assembly):
+ * elsewhere the next step applies, as for any kernel not in this build. */
 static const char *from_heuristic(struct sel *s)
 {
-	const char *rule, *name = rc4_heuristic(s->kind, s->in->cpu, &rule);
+	const char *rule,
+		*name = rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 
+	if (name != NULL && s->in->find(s->kind, name) == NULL) {
+		say(s, "heuristic: %s: %s, not in this build", rule, name);
+		return NULL;
+	}
 	say(s, "heuristic: %s", rule);
 	snprintf(s->step, sizeof s->step, "heuristic");
 	return name;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "conf.h"
+#include "cpu.h"
 #include "testutil.h"
 #include "tuner/checkconf.h"
 
@@ -436,6 +437,61 @@ START_TEST(test_headers_without_keys)
 }
 END_TEST
 
+/* What rc4_cpu_section writes on every architecture is a well-formed
+ * [cpu ...] section; near misses are not (they could never match). */
+START_TEST(test_cpu_section_forms)
+{
+	struct heard h = { 0 };
+	struct rc4_cpu cpu;
+	char section[RC4_SECTION_MAX], text[2048];
+	size_t len = 0;
+	static const uint32_t intel[3] = { 0x756e6547, 0x49656e69,
+					   0x6c65746e };
+
+	rc4_cpu_decode(&cpu, intel, 0x000c06f2);
+	rc4_cpu_section(&cpu, section);
+	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
+	rc4_cpu_from_midr(&cpu, 0x410fd083);
+	rc4_cpu_section(&cpu, section);
+	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
+	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&cpu, "arm",
+					      "CPU implementer\t: 0x41\n"
+					      "CPU architecture: 7\n"
+					      "CPU part\t: 0xc09\n"),
+			 0);
+	rc4_cpu_section(&cpu, section);
+	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
+	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&cpu, "s390x",
+					      "vendor_id : IBM/S390\n"
+					      "processor 0: version = FF,  "
+					      "identification = 0133E8,  "
+					      "machine = 2964\n"),
+			 0);
+	rc4_cpu_section(&cpu, section);
+	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
+	rc4_cpu_from_machine(&cpu, "riscv64");
+	rc4_cpu_section(&cpu, section);
+	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
+	len += snprintf(text + len, sizeof text - len,
+			"[cpu x 0x0 0xffffffff]\n" /* 6 */
+			"[cpu arm64-0x41 8 0xD08]\n" /* 7 */
+			"[cpu arm64-0x41 8 0x]\n"
+			"[cpu arm64-0x41 08 0xd08]\n"
+			"[cpu x 0 0x123456789]\n"
+			"[cpu x 0 0X1]\n");
+	put(text, len);
+	ck_assert_int_eq(checkconf(path, CPU, on_note, &h, &conf, why,
+				   sizeof why),
+			 0);
+	heard(&h, 0, 7, true, "malformed section [cpu arm64-0x41 8 0xD08]");
+	heard(&h, 1, 8, true, "malformed section [cpu arm64-0x41 8 0x]");
+	heard(&h, 2, 9, true, "malformed section [cpu arm64-0x41 08 0xd08]");
+	heard(&h, 3, 10, true, "malformed section [cpu x 0 0x123456789]");
+	heard(&h, 4, 11, true, "malformed section [cpu x 0 0X1]");
+	ck_assert_int_eq(h.n, 5);
+}
+END_TEST
+
 /* As many sections as fit in a file, none with a key, each repeated
  * once: every header is tracked, through a hash table (a linear search a
  * header took seconds for such a file under sanitizers). */
@@ -504,6 +560,7 @@ int main(void)
 	tcase_add_test(tc, test_header_line);
 	tcase_add_test(tc, test_hooks);
 	tcase_add_test(tc, test_headers_without_keys);
+	tcase_add_test(tc, test_cpu_section_forms);
 	tcase_add_test(tc, test_many_sections);
 	tcase_add_test(tc, test_path);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "cpu.h"
 #include "heuristic.h"
@@ -78,9 +79,14 @@ static const struct rc4k fx_broken = {
 /* Names that find() maps to the fixtures: tests may point them at real
  * kernel names, e.g. to make the heuristic's choice unusable. */
 static const char *unusable_name = "fx-unusable", *broken_name = "fx-broken";
+/* A real kernel's name that find() does not know, as in a build without
+ * it (tests set it). */
+static const char *hidden_name = "";
 
 static const struct rc4k_info *find(enum rc4k_kind kind, const char *name)
 {
+	if (strcmp(name, hidden_name) == 0)
+		return NULL;
 	if (kind == RC4K_SINGLE && strcmp(name, unusable_name) == 0)
 		return &fx_unusable.info;
 	if (kind == RC4K_SINGLE && strcmp(name, broken_name) == 0)
@@ -191,6 +197,19 @@ START_TEST(test_heuristic_skipped)
 }
 END_TEST
 
+/* The heuristic's kernel not in this build (x86-64 assembly elsewhere):
+ * the trail says so, and the portable default applies. */
+START_TEST(test_heuristic_not_in_build)
+{
+	hidden_name = "char-1x";
+	ck_assert_str_eq(pick(NULL, NULL, &p4), fallback());
+	said("heuristic: Intel family 15 (Pentium 4): ");
+	said(": char-1x, not in this build\n");
+	said("chosen: int-8x (portable default)");
+	hidden_name = "";
+}
+END_TEST
+
 START_TEST(test_other_cpu_section)
 {
 	ck_assert_str_eq(pick(NULL, full, &k8), "int-4x");
@@ -273,6 +292,12 @@ START_TEST(test_section_names)
 		{ FX("  Shanghai  ", 7, 59), "cpu Shanghai 7 59" },
 		{ FX("VIA VIA VIA ", 6, 15), "cpu VIA_VIA_VIA 6 15" },
 		{ FX("Evil]\n;x=y", 6, 1), "cpu Evil___x_y 6 1" },
+		/* arm64 (Neoverse N1), arm (Cortex-A53), s390x (z15): the
+		 * part and the machine type in hex, as /proc/cpuinfo */
+		{ { "arm64-0x41", 8, 0xd0c, 3, NULL }, "cpu arm64-0x41 8 0xd0c" },
+		{ { "arm-0x41", 7, 0xd03, 3, NULL }, "cpu arm-0x41 7 0xd03" },
+		{ { "IBM/S390", 0, 0x8561, 4, NULL }, "cpu IBM/S390 0 0x8561" },
+		{ FX("riscv64", 0, 0), "cpu riscv64 0 0" },
 	};
 	char section[RC4_SECTION_MAX];
 
@@ -320,7 +345,7 @@ START_TEST(test_heuristic_table)
 	const char *rule;
 	struct rc4_cpu cpu = heuristic_cases[_i].cpu;
 	enum layout want = heuristic_cases[_i].layout;
-	const char *got = rc4_heuristic(RC4K_SINGLE, &cpu, &rule);
+	const char *got = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
 
 	ck_assert_ptr_nonnull(rule);
 	if (want == NO_RULE) {
@@ -333,9 +358,30 @@ START_TEST(test_heuristic_table)
 		       strncmp(got, "long-", 5) == 0;
 	ck_assert_msg(want == CHAR ? is_char : is_wide, "%s %d %d: %s",
 		      cpu.vendor, cpu.family, cpu.model, got);
-	/* a kernel every build has, runnable anywhere */
-	ck_assert_ptr_nonnull(rc4k_find(RC4K_SINGLE, got));
-	ck_assert_ptr_null(rc4_refused(rc4k_find(RC4K_SINGLE, got)));
+
+	/* What the library then takes: the rule's kernel where this build
+	 * has it and this CPU can run it, else the portable default. */
+	const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, got);
+	const char *chosen = pick(NULL, NULL, &cpu);
+#ifdef RC4TUNE_X86_64
+	ck_assert_msg(k != NULL, "%s: not in the x86-64 build", got);
+#endif
+	if (k == NULL) {
+		/* x86-64 assembly, in another build */
+		ck_assert_ptr_null(rc4_heuristic(RC4K_SINGLE, &cpu, NULL));
+		ck_assert_str_eq(chosen, fallback());
+		said(", not in this build\n");
+		said("(portable default)");
+		return;
+	}
+	ck_assert_str_eq(rc4_heuristic(RC4K_SINGLE, &cpu, NULL), got);
+	if (rc4_refused(k) != NULL) {
+		ck_assert_str_eq(chosen, fallback());
+		said(rc4_refused(k));
+	} else {
+		ck_assert_str_eq(chosen, got);
+		said("(heuristic)");
+	}
 }
 END_TEST
 
@@ -456,50 +502,313 @@ START_TEST(test_dump_as_live)
 }
 END_TEST
 
-/* FIELD's value in /proc/cpuinfo's first processor, or NULL. */
-static const char *cpuinfo(const char *field, char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-	const char *found = NULL;
+/* --- CPU identification off x86: as Linux's /proc/cpuinfo shows it ---- */
 
-	while (f != NULL && found == NULL && fgets(line, sizeof line, f)) {
-		size_t n = strlen(field);
-		char *colon = strchr(line, ':');
-		if (line[0] == '\n')
-			break; /* the end of the first processor */
-		if (strncmp(line, field, n) == 0 && colon != NULL &&
-		    strspn(line + n, " \t") == (size_t)(colon - line) - n) {
-			snprintf(buf, size, "%s", colon + 1 + (colon[1] == ' '));
-			buf[strcspn(buf, "\n")] = '\0';
-			found = buf;
-		}
-	}
-	if (f != NULL)
-		fclose(f);
-	return found;
-}
+/* MIDR_EL1 values and the section arm64 Linux's /proc/cpuinfo gives them
+ * ("CPU implementer", "CPU architecture", "CPU part"). */
+static const struct {
+	uint64_t midr;
+	const char *want;
+} midrs[] = {
+	{ 0x410fd083, "cpu arm64-0x41 8 0xd08" }, /* Cortex-A72 r0p3 */
+	{ 0x413fd0c1, "cpu arm64-0x41 8 0xd0c" }, /* Neoverse N1 r3p1 */
+	{ 0x000f0510, "cpu arm64-0x00 8 0x051" }, /* qemu-user's -cpu max */
+	{ 0x461f0010, "cpu arm64-0x46 8 0x001" }, /* Fujitsu A64FX */
+	{ 0xc00fac30, "cpu arm64-0xc0 8 0xac3" }, /* AmpereOne */
+	{ 0xffffffffffffffffull, "cpu arm64-0xff 8 0xfff" },
+};
 
-/* The live CPU's identity is what /proc/cpuinfo shows (x86 Linux). */
-START_TEST(test_live_cpu)
+START_TEST(test_midr)
 {
 	struct rc4_cpu cpu;
-	const char *why;
-	char vendor[64], family[16], model[16];
+	char section[RC4_SECTION_MAX];
 
-	if (rc4_cpu_identify(&cpu, &why) != 0) {
-		fprintf(stderr, "CPU not identified here (%s)\n", why);
+	for (size_t i = 0; i < sizeof midrs / sizeof midrs[0]; i++) {
+		rc4_cpu_from_midr(&cpu, midrs[i].midr);
+		rc4_cpu_section(&cpu, section);
+		ck_assert_str_eq(section, midrs[i].want);
+	}
+}
+END_TEST
+
+/* /proc/cpuinfo as each architecture's Linux prints it. */
+static const char cpuinfo_arm64[] = /* Raspberry Pi 4, arm64 */
+	"processor\t: 0\n"
+	"BogoMIPS\t: 108.00\n"
+	"Features\t: fp asimd evtstrm crc32 cpuid\n"
+	"CPU implementer\t: 0x41\n"
+	"CPU architecture: 8\n"
+	"CPU variant\t: 0x0\n"
+	"CPU part\t: 0xd08\n"
+	"CPU revision\t: 3\n"
+	"\n"
+	"processor\t: 1\n"
+	"BogoMIPS\t: 108.00\n"
+	"Features\t: fp asimd evtstrm crc32 cpuid\n"
+	"CPU implementer\t: 0x41\n"
+	"CPU architecture: 8\n"
+	"CPU variant\t: 0x0\n"
+	"CPU part\t: 0xd08\n"
+	"CPU revision\t: 3\n"
+	"\n";
+static const char cpuinfo_biglittle[] = /* cpu0 a LITTLE core */
+	"processor\t: 0\n"
+	"CPU implementer\t: 0x41\n"
+	"CPU architecture: 8\n"
+	"CPU variant\t: 0x0\n"
+	"CPU part\t: 0xd05\n"
+	"CPU revision\t: 0\n"
+	"\n"
+	"processor\t: 4\n"
+	"CPU implementer\t: 0x41\n"
+	"CPU architecture: 8\n"
+	"CPU variant\t: 0x1\n"
+	"CPU part\t: 0xd0b\n"
+	"CPU revision\t: 0\n";
+static const char cpuinfo_armhf[] = /* Raspberry Pi 3, 32-bit kernel */
+	"processor\t: 0\n"
+	"model name\t: ARMv7 Processor rev 4 (v7l)\n"
+	"BogoMIPS\t: 38.40\n"
+	"Features\t: half thumb fastmult vfp edsp neon vfpv3 tls vfpv4 "
+	"idiva idivt vfpd32 lpae evtstrm crc32 \n"
+	"CPU implementer\t: 0x41\n"
+	"CPU architecture: 7\n"
+	"CPU variant\t: 0x0\n"
+	"CPU part\t: 0xd03\n"
+	"CPU revision\t: 4\n"
+	"\n"
+	"Hardware\t: BCM2835\n"
+	"Revision\t: a02082\n";
+static const char cpuinfo_armv5[] = /* SheevaPlug, an old kernel */
+	"Processor\t: Feroceon 88FR131 rev 1 (v5l)\n"
+	"BogoMIPS\t: 1192.75\n"
+	"Features\t: swp half thumb fastmult edsp \n"
+	"CPU implementer\t: 0x56\n"
+	"CPU architecture: 5TE\n"
+	"CPU variant\t: 0x2\n"
+	"CPU part\t: 0x131\n"
+	"CPU revision\t: 1\n"
+	"\n"
+	"Hardware\t: Marvell SheevaPlug Reference Board\n";
+static const char cpuinfo_s390x[] = /* z15 */
+	"vendor_id       : IBM/S390\n"
+	"# processors    : 2\n"
+	"bogomips per cpu: 3241.00\n"
+	"max thread id   : 0\n"
+	"features\t: esan3 zarch stfle msa ldisp eimm dfp edat etf3eh "
+	"highgprs te vx vxd vxe gs vxe2 vxp sort dflt sie \n"
+	"facilities      : 0 1 2 3 4 6 7 8 9 10 12 14 15 16 17 18 19 20\n"
+	"cache0          : level=1 type=Data scope=Private size=128K "
+	"line_size=256 associativity=8\n"
+	"processor 0: version = 00,  identification = 1B1E88,  machine = 8561\n"
+	"processor 1: version = 00,  identification = 1B1E88,  machine = 8561\n"
+	"\n"
+	"cpu number      : 0\n"
+	"machine         : 8561\n";
+static const char cpuinfo_zvm[] = /* z13, a z/VM guest */
+	"vendor_id       : IBM/S390\n"
+	"# processors    : 1\n"
+	"processor 0: version = FF,  identification = 0133E8,  machine = 2964\n";
+static const char cpuinfo_x86[] = /* what qemu-user shows: the host's */
+	"processor\t: 0\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"cpu family\t: 25\n"
+	"model\t\t: 17\n"
+	"model name\t: AMD EPYC 9B14\n"
+	"\n";
+
+static const struct {
+	const char *arch, *text, *want; /* want NULL: no identity */
+} cpuinfos[] = {
+	{ "arm64", cpuinfo_arm64, "cpu arm64-0x41 8 0xd08" },
+	{ "arm64", cpuinfo_biglittle, "cpu arm64-0x41 8 0xd05" },
+	{ "arm", cpuinfo_armhf, "cpu arm-0x41 7 0xd03" },
+	{ "arm", cpuinfo_armv5, "cpu arm-0x56 5 0x131" },
+	/* an armhf program on an arm64 kernel sees the arm64 fields */
+	{ "arm", cpuinfo_arm64, "cpu arm-0x41 8 0xd08" },
+	{ "s390x", cpuinfo_s390x, "cpu IBM/S390 0 0x8561" },
+	{ "s390x", cpuinfo_zvm, "cpu IBM/S390 0 0x2964" },
+	{ "arm64", cpuinfo_x86, NULL },
+	{ "arm", cpuinfo_x86, NULL },
+	{ "s390x", cpuinfo_x86, NULL },
+	{ "s390x", cpuinfo_arm64, NULL },
+	{ "arm64", cpuinfo_s390x, NULL },
+	{ "arm64", "", NULL },
+	{ "arm64", "CPU implementer\t: 0x41\n", NULL },    /* no part */
+	{ "arm64", "CPU implementer\t: 0x141\nCPU part\t: 0xd08\n", NULL },
+	{ "arm64", "CPU implementer\t: 0xzz\nCPU part\t: 0xd08\n", NULL },
+	{ "arm64", "CPU implementer\t: \nCPU part\t: 0xd08\n", NULL },
+	{ "arm64", "CPU implementers: 0x41\nCPU part\t: 0xd08\n", NULL },
+	{ "s390x", "vendor_id : IBM/S390\n", NULL },        /* no machine */
+	{ "s390x", "processor 0: machine = 8561\n", NULL }, /* no vendor */
+	{ "s390x", "vendor_id : IBM/S390\nprocessor 0: machine = \n", NULL },
+	{ "riscv64", cpuinfo_arm64, NULL },
+};
+
+START_TEST(test_cpuinfo)
+{
+	struct rc4_cpu cpu;
+	char section[RC4_SECTION_MAX];
+	int rc = rc4_cpu_from_cpuinfo(&cpu, cpuinfos[_i].arch,
+				      cpuinfos[_i].text);
+
+	if (cpuinfos[_i].want == NULL) {
+		ck_assert_int_eq(rc, -1);
 		return;
 	}
-	if (!cpuinfo("vendor_id", vendor, sizeof vendor) ||
-	    !cpuinfo("cpu family", family, sizeof family) ||
-	    !cpuinfo("model", model, sizeof model)) {
-		fprintf(stderr, "no x86 /proc/cpuinfo to compare with\n");
+	ck_assert_int_eq(rc, 0);
+	rc4_cpu_section(&cpu, section);
+	ck_assert_str_eq(section, cpuinfos[_i].want);
+}
+END_TEST
+
+/* arm64: MIDR_EL1 and /proc/cpuinfo name a CPU alike, so the library
+ * gets one section whichever it could read. */
+START_TEST(test_midr_as_cpuinfo)
+{
+	struct rc4_cpu a, b;
+	char sa[RC4_SECTION_MAX], sb[RC4_SECTION_MAX];
+
+	rc4_cpu_from_midr(&a, 0x410fd083);
+	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&b, "arm64", cpuinfo_arm64), 0);
+	rc4_cpu_section(&a, sa);
+	rc4_cpu_section(&b, sb);
+	ck_assert_str_eq(sa, sb);
+}
+END_TEST
+
+/* The last resort: the architecture's name, cleaned as a vendor string. */
+START_TEST(test_machine)
+{
+	struct rc4_cpu cpu;
+	char section[RC4_SECTION_MAX];
+
+	rc4_cpu_from_machine(&cpu, "armv7l");
+	rc4_cpu_section(&cpu, section);
+	ck_assert_str_eq(section, "cpu armv7l 0 0");
+	rc4_cpu_from_machine(&cpu, "a very long machine name[x]");
+	rc4_cpu_section(&cpu, section);
+	ck_assert_str_eq(section, "cpu a_very_long_mac 0 0");
+	rc4_cpu_from_machine(&cpu, NULL);
+	rc4_cpu_section(&cpu, section);
+	ck_assert_str_eq(section, "cpu unknown 0 0");
+}
+END_TEST
+
+/* Up to SIZE - 1 bytes of PATH, or NULL. */
+static char *slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return NULL;
+	size_t n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* FIELD's value in the /proc/cpuinfo TEXT's first processor, or NULL. */
+static const char *cpuinfo(const char *text, const char *field, char *buf,
+			   size_t size)
+{
+	size_t n = strlen(field);
+
+	for (const char *line = text; *line != '\0' && *line != '\n';) {
+		size_t len = strcspn(line, "\n");
+		const char *colon = memchr(line, ':', len);
+		if (strncmp(line, field, n) == 0 && colon != NULL &&
+		    strspn(line + n, " \t") == (size_t)(colon - line) - n) {
+			const char *v = colon + 1 + (colon[1] == ' ');
+			snprintf(buf, size, "%.*s", (int)(line + len - v), v);
+			return buf;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return NULL;
+}
+
+/* The architecture whose /proc/cpuinfo this build reads, as
+ * rc4_cpu_from_cpuinfo names it. */
+#if defined(__i386__) || defined(__x86_64__)
+#define X86 1
+#define ARCH "x86"
+#else
+#define X86 0
+#if defined(__aarch64__)
+#define ARCH "arm64"
+#elif defined(__arm__)
+#define ARCH "arm"
+#elif defined(__s390x__)
+#define ARCH "s390x"
+#else
+#define ARCH "other"
+#endif
+#endif
+
+/* The live CPU's identity is what the kernel shows: on x86 /proc/cpuinfo's
+ * vendor_id, cpu family and model; elsewhere /proc/cpuinfo's fields as the
+ * parser reads them, else (qemu-user shows the host's x86 file) arm64's
+ * MIDR_EL1, else uname's machine. */
+START_TEST(test_live_cpu)
+{
+	static char text[16384];
+	struct rc4_cpu cpu, shown;
+	struct utsname u;
+	const char *why = NULL;
+	char vendor[64], family[16], model[16];
+	char section[RC4_SECTION_MAX], want[RC4_SECTION_MAX];
+	bool have = slurp("/proc/cpuinfo", text, sizeof text) != NULL;
+
+	if (X86) {
+		if (rc4_cpu_identify(&cpu, &why) != 0) {
+			fprintf(stderr, "CPU not identified here (%s)\n", why);
+			return;
+		}
+		ck_assert_str_eq(cpu.source, "CPUID");
+		/* qemu-user (.ci/cross) and valgrind answer CPUID
+		 * themselves (valgrind: an Intel family 6 model 60 on any
+		 * host); /proc/cpuinfo is the host's */
+		const char *emulator = getenv("TEST_EMULATOR");
+		const char *preload = getenv("LD_PRELOAD");
+		if (emulator == NULL && preload != NULL &&
+		    strstr(preload, "vgpreload") != NULL)
+			emulator = "valgrind";
+		if (emulator != NULL) {
+			fprintf(stderr, "under %s, CPUID is emulated: [%s] "
+					"not compared with /proc/cpuinfo\n",
+				emulator, cpu.vendor);
+			return;
+		}
+		if (!have || !cpuinfo(text, "vendor_id", vendor, sizeof vendor) ||
+		    !cpuinfo(text, "cpu family", family, sizeof family) ||
+		    !cpuinfo(text, "model", model, sizeof model)) {
+			fprintf(stderr, "no x86 /proc/cpuinfo to compare with\n");
+			return;
+		}
+		ck_assert_str_eq(cpu.vendor, vendor);
+		ck_assert_int_eq(cpu.family, atoi(family));
+		ck_assert_int_eq(cpu.model, atoi(model));
 		return;
 	}
-	ck_assert_str_eq(cpu.vendor, vendor);
-	ck_assert_int_eq(cpu.family, atoi(family));
-	ck_assert_int_eq(cpu.model, atoi(model));
+	/* off x86 a CPU always has an identity */
+	ck_assert_int_eq(rc4_cpu_identify(&cpu, &why), 0);
+	ck_assert_ptr_nonnull(cpu.source);
+	rc4_cpu_section(&cpu, section);
+	fprintf(stderr, "this CPU: [%s] (%s)\n", section, cpu.source);
+	if (have && rc4_cpu_from_cpuinfo(&shown, ARCH, text) == 0) {
+		/* arm64's sysfs and /proc/cpuinfo show cpu0 alike */
+		rc4_cpu_section(&shown, want);
+		ck_assert_str_eq(section, want);
+	} else if (strcmp(ARCH, "arm64") == 0) {
+		/* qemu-user: the emulated MIDR_EL1 */
+		ck_assert_str_eq(cpu.source, "MIDR_EL1, read by mrs");
+		ck_assert_int_eq(strncmp(section, "cpu arm64-0x", 12), 0);
+	} else {
+		ck_assert_int_eq(uname(&u), 0);
+		snprintf(want, sizeof want, "cpu %.15s 0 0", u.machine);
+		ck_assert_str_eq(section, want);
+	}
 }
 END_TEST
 
@@ -622,6 +931,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_cpu_section_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_default_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_heuristic_skipped, 0, 2);
+	tcase_add_test(tc, test_heuristic_not_in_build);
 	tcase_add_test(tc, test_other_cpu_section);
 	tcase_add_test(tc, test_cpu_unknown);
 	tcase_add_test(tc, test_config_missing_or_refused);
@@ -638,6 +948,11 @@ int main(void)
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_decode_every_family);
 	tcase_add_test(tc, test_dump_as_live);
+	tcase_add_test(tc, test_midr);
+	tcase_add_loop_test(tc, test_cpuinfo, 0,
+			    sizeof cpuinfos / sizeof cpuinfos[0]);
+	tcase_add_test(tc, test_midr_as_cpuinfo);
+	tcase_add_test(tc, test_machine);
 	tcase_add_test(tc, test_live_cpu);
 	suite_add_tcase(s, tc);
 

@@ -34,14 +34,14 @@ section() {
 # --- --output -: the section alone, on stdout --------------------------
 tune --output -
 if [ $rc -ne 0 ] && grep -q 'cannot identify this CPU' "$tmp/err"; then
-	echo "SKIP: no CPU identification here (not x86?): $(cat "$tmp/err")"
+	echo "SKIP: no CPU identification here (x86 without CPUID?): $(cat "$tmp/err")"
 	exit 77
 fi
 head -n 1 "$tmp/out" | sed 's/^\[\(.*\)\]$/\1/' >"$tmp/live"
 live=$(cat "$tmp/live")
 kernel=$(sed -n 's/^kernel = //p' "$tmp/out")
 if [ $rc -eq 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
-   expr "$live" : 'cpu [^ ][^ ]* [0-9][0-9]* [0-9][0-9]*$' >/dev/null &&
+   printf '%s\n' "$live" | grep -Eq '^cpu [^ ]+ [0-9]+ (0x[0-9a-f]+|[0-9]+)$' &&
    [ "$(tail -n 1 "$tmp/out")" = "kernel = $kernel" ] &&
    [ "$(sed '1d;$d' "$tmp/out" | grep -v '^;' | grep -cv '^batch_kernel = ')" -eq 0 ] &&
    "$RC4TUNE" --list | grep -q "^$(sed -n 's/^batch_kernel = //p' "$tmp/out")  *usable  *batch: " &&

@@ -46,8 +46,9 @@ static void note(struct check *c, int line, bool error, const char *fmt, ...)
 	c->note(c->arg, line, error, msg);
 }
 
-/* "cpu VENDOR FAMILY MODEL": single spaces, decimal numbers without
- * leading zeros, as rc4_cpu_section writes them. */
+/* "cpu VENDOR FAMILY MODEL": single spaces, numbers in decimal without
+ * leading zeros or as 0x and lowercase hex digits (an ARM part, an s390x
+ * machine type), as rc4_cpu_section writes them on any architecture. */
 static bool cpu_section_ok(const char *s)
 {
 	if (strncmp(s, "cpu ", 4) != 0)
@@ -58,9 +59,16 @@ static bool cpu_section_ok(const char *s)
 		return false;
 	s += n + 1;
 	for (int field = 0; field < 2; field++) {
-		n = strspn(s, "0123456789");
-		if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
-			return false;
+		if (s[0] == '0' && s[1] == 'x') {
+			s += 2;
+			n = strspn(s, "0123456789abcdef");
+			if (n == 0 || n > 8)
+				return false;
+		} else {
+			n = strspn(s, "0123456789");
+			if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
+				return false;
+		}
 		s += n;
 		if (field == 0 && *s++ != ' ')
 			return false;
@@ -120,7 +128,8 @@ static void enter_section(struct check *c, int line, const char *sec)
 		if (!cpu_section_ok(sec))
 			note(c, line, true,
 			     "malformed section [%s]: want [cpu VENDOR FAMILY "
-			     "MODEL], single spaces, decimal numbers",
+			     "MODEL], single spaces, numbers in decimal "
+			     "or 0x and lowercase hex",
 			     sec);
 	} else if (strcmp(sec, "default") != 0) {
 		note(c, line, false, "unknown section [%s]: ignored", sec);

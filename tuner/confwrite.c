@@ -23,7 +23,7 @@
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
 /* ".NAME.XXXXXX": what a temporary file's name adds to NAME. */
-static const char TMP_EXTRA[] = "..XXXXXX";
+#define TMP_EXTRA "..XXXXXX"
 
 /* "rc4tune: cannot write PATH: WHAT", and for a permission problem that
  * root would not have, the way out. */

@@ -59,12 +59,27 @@ int explain_heuristic(const char *dump)
 			why);
 		return EXIT_FAILURE;
 	}
-	const char *name = rc4_heuristic(RC4K_SINGLE, &cpu, &rule);
+	const char *name = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
+	const struct rc4k_info *k = name ? rc4k_find(RC4K_SINGLE, name) : NULL;
+	/* as the library: a kernel this build lacks, or (this CPU's own
+	 * rule) one it cannot run, leaves the portable default */
+	const char *refused = name == NULL ? NULL
+			      : k == NULL  ? "not in this build"
+			      : dump == NULL ? rc4_refused(k)
+					     : NULL;
+	const char *fallback = rc4k_kinds[RC4K_SINGLE].fallback->name;
+
 	rc4_cpu_section(&cpu, section);
-	/* the name first, always a kernel: what the library would use */
-	printf("%s\t%s: %s%s\n",
-	       name ? name : rc4k_kinds[RC4K_SINGLE].fallback->name, section,
-	       rule, name ? "" : "; the portable default");
+	/* the name first, always a kernel this build has: what the library
+	 * would use */
+	if (name == NULL)
+		printf("%s\t%s: %s; the portable default\n", fallback, section,
+		       rule);
+	else if (refused != NULL)
+		printf("%s\t%s: %s: %s, %s: the portable default %s\n",
+		       fallback, section, rule, name, refused, fallback);
+	else
+		printf("%s\t%s: %s\n", name, section, rule);
 	return EXIT_SUCCESS;
 }
 
