@@ -7,34 +7,40 @@
  * "Pentium 4" cost K8 25 % in OpenSSL 0.9.8.  Never codename strings: they
  * lag behind new CPUs (libcpuid 0.6.2 calls Emerald Rapids "Xeon (Conroe)").
  *
- * Rows name portable C kernels, which every build has, except where an
- * assembly kernel was measured best; a build without it (not x86-64) skips
- * the step with the reason in the trail and takes the portable default. */
+ * A row names kernels in order of preference, the one measured best
+ * first: a build without it (not x86-64) or a CPU that cannot run it
+ * (no AVX-512) takes the next, and the trail says why. */
 #include <config.h>
 
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
 
-/* A row; the tables end with a row whose kernel is NULL. */
+/* A row; the tables end with a row whose kernels are NULL. */
 struct rule {
-	const char *vendor;
+	const char *vendor;         /* NULL: any */
 	int family_min, family_max; /* display family, inclusive */
 	int model_min, model_max;   /* display model, inclusive */
-	const char *kernel;
+	/* In order of preference: the first this build has and this CPU
+	 * can run is taken, so a rule degrades on a CPU or a build that
+	 * lacks what it was measured with. */
+	const char *kernels[5];
 	const char *why;            /* what --heuristic and the trail show */
 };
 
 static const char core2[] =
 	"Intel Core 2 (family 6, models 15, 22, 23, 29): 8-bit state, one "
 	"byte a trip (measured char 183.2 vs int 129.4 MB/s)";
+static const char intel_new[] =
+	"Intel family 6 from model 16 (Nehalem onwards, Atom), and later "
+	"families: 32-bit state, unrolled x8";
 
 static const struct rule single_rules[] = {
 	/* Evidence: OpenSSL rc4-586.pl (the RC4_set_key comment): the 8-bit
 	 * schedule runs 3.5x faster than the 32-bit one on P4; rc4-x86_64.pl
 	 * (May 2005): RC4_CHAR 2.7x faster than RC4_INT on a P4 Xeon, and
 	 * rc4-586.pl: the unrolled char loop is 20 % slower there, so 1x. */
-	{ "GenuineIntel", 15, 15, 0, INT_MAX, "char-1x",
+	{ "GenuineIntel", 15, 15, 0, INT_MAX, { "char-1x" },
 	  "Intel family 15 (Pentium 4): 8-bit state, one byte a trip "
 	  "(OpenSSL: RC4_CHAR 2.7-3.5x faster than RC4_INT)" },
 
@@ -43,14 +49,14 @@ static const struct rule single_rules[] = {
 	 * 183.2 vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths
 	 * hit a partial-register stall, the folded char loop cloop1 is "the
 	 * optimal fit for Core2". */
-	{ "GenuineIntel", 6, 6, 15, 15, "char-1x", core2 },
-	{ "GenuineIntel", 6, 6, 22, 23, "char-1x", core2 },
-	{ "GenuineIntel", 6, 6, 29, 29, "char-1x", core2 },
+	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, core2 },
+	{ "GenuineIntel", 6, 6, 22, 23, { "char-1x" }, core2 },
+	{ "GenuineIntel", 6, 6, 29, 29, { "char-1x" }, core2 },
 
 	/* P6 up to Yonah (Pentium Pro/II/III, Pentium M, Core Duo: models
 	 * 0-14).  Evidence: rc4-586.pl: with the 8-bit schedule "PIII exhibits
 	 * >2x deterioration". */
-	{ "GenuineIntel", 6, 6, 0, 14, "int-8x",
+	{ "GenuineIntel", 6, 6, 0, 14, { "int-8x" },
 	  "Intel P6 (Pentium Pro/II/III/M, family 6, models 0-14): 32-bit "
 	  "state (OpenSSL: 8-bit state over 2x slower on PIII)" },
 
@@ -58,36 +64,57 @@ static const struct rule single_rules[] = {
 	 * above already took Core 2.  Evidence: rc4-x86_64.pl (May 2011):
 	 * Westmere, Sandy Bridge, Ivy Bridge and Atom run its 32-bit-state
 	 * path at 4.1-9.3 cycles/byte; rc4-586.pl: Core 2's stall "appears
-	 * to be fixed in Sandy Bridge". */
-	{ "GenuineIntel", 6, 6, 16, INT_MAX, "int-8x",
-	  "Intel family 6, model 16 and later (Nehalem onwards, Atom): "
-	  "32-bit state, unrolled x8" },
+	 * to be fixed in Sandy Bridge".  Intel's newest measured rule, so it
+	 * also covers the families after 6 (15, the Pentium 4, is above). */
+	{ "GenuineIntel", 6, 6, 16, INT_MAX, { "int-8x" }, intel_new },
+	{ "GenuineIntel", 7, INT_MAX, 0, INT_MAX, { "int-8x" }, intel_new },
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
 	 * the HT bit).  Evidence: doc/kernels.md's K8 table (dual-core rev F,
 	 * 64-bit, 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron
 	 * over 2x slower with the 8-bit schedule. */
-	{ "AuthenticAMD", 15, 15, 0, INT_MAX, "int-8x",
+	{ "AuthenticAMD", 15, 15, 0, INT_MAX, { "int-8x" },
 	  "AMD family 15 (K8, any revision and core count): 32-bit state "
 	  "(measured int 484.9 vs char 362.8 MB/s)" },
+
+	/* Zen 5, and (AMD's newest measured rule) every later family.
+	 * Evidence: doc/kernels.md's Zen 5 table (AMD family 26 model 2):
+	 * the ring4 loops best at every size, char and long within 1 %;
+	 * ring5 at 0.91-0.92 of them, long-16x-sse41 0.74, int-8x 0.70
+	 * (rc4tune --speed, mixed workload, three runs). */
+	{ "AuthenticAMD", 26, INT_MAX, 0, INT_MAX,
+	  { "long-ring4-avx512", "long-ring5-sse41", "long-16x-sse41",
+	    "int-8x" },
+	  "AMD family 26 and later (Zen 5 onwards): 64-bit state, S[x] read "
+	  "4 ahead from any x (measured 1.4x int-8x on Zen 5)" },
 
 	/* Zen 3 and Zen 4.  Evidence: doc/kernels.md's Zen 4 table (AMD
 	 * family 25 model 17): the ring5 loops 1.24-1.27x the 16x SSE4.1 loops
 	 * at 8 KiB on a quiet host (char and long within 1 %, long kept as
 	 * the steadier 16x one was). */
-	{ "AuthenticAMD", 25, 25, 0, INT_MAX, "long-ring5-sse41",
+	{ "AuthenticAMD", 25, 25, 0, INT_MAX,
+	  { "long-ring5-sse41", "long-16x-sse41", "int-8x" },
 	  "AMD family 25 (Zen 3, Zen 4): 64-bit state, S[x] read 5 bytes "
 	  "ahead (measured 1.25x the 16x SSE4.1 loop on Zen 4)" },
 
-	/* K10, Bulldozer, Zen 1/2, later Zen.  Evidence: rc4-x86_64.pl (May
-	 * 2011): Bulldozer 4.5 cycles/byte on the 32-bit-state path;
+	/* K10, Bulldozer, Zen 1/2.  Evidence: rc4-x86_64.pl (May 2011):
+	 * Bulldozer 4.5 cycles/byte on the 32-bit-state path;
 	 * doc/kernels.md's Zen 4 table: int-8x at 0.985-0.996 of the best C
 	 * kernel over four runs, char-1x at 0.77-0.80. */
-	{ "AuthenticAMD", 16, INT_MAX, 0, INT_MAX, "int-8x",
-	  "AMD family 16 and later (K10, Bulldozer, Zen): 32-bit state, "
+	{ "AuthenticAMD", 16, 24, 0, INT_MAX, { "int-8x" },
+	  "AMD family 16 to 24 (K10, Bulldozer, Zen 1 and 2): 32-bit state, "
 	  "unrolled x8 (measured within 2 % of the best C kernel on Zen 4)" },
 
-	{ NULL, 0, 0, 0, 0, NULL, NULL },
+	/* Any other CPU (another vendor, a hypervisor's name, another
+	 * architecture): not the oldest safe loop but, where it runs, the
+	 * SSE4.1 gather, which every CPU measured so far ran faster than the
+	 * C loops.  Evidence: doc/kernels.md: long-16x-sse41 1.50x int-8x at
+	 * 8 KiB on Zen 4, 1.05x at 16 B; 1.06x-1.4x on Zen 5. */
+	{ NULL, 0, INT_MAX, 0, INT_MAX, { "long-16x-sse41", "int-8x" },
+	  "a CPU no rule names: the 16x SSE4.1 loop where it runs (faster "
+	  "than the C loops on every CPU measured), else int-8x" },
+
+	{ NULL, 0, 0, 0, 0, { NULL }, NULL },
 };
 
 /* A kind without a table (batch kernels, so far) has no rules: the tuner's
@@ -96,22 +123,25 @@ static const struct rule *const tables[RC4K_KINDS] = {
 	[RC4K_SINGLE] = single_rules,
 };
 
-const char *rc4_heuristic_rule(enum rc4k_kind kind, const struct rc4_cpu *cpu,
-			       const char **rule)
+const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
+				      const struct rc4_cpu *cpu,
+				      const char **rule)
 {
 	const char *why = "CPU not identified: no rule applies";
 
 	if (cpu != NULL) {
 		why = "no rule for this CPU";
-		for (const struct rule *r = tables[kind]; r && r->kernel; r++)
-			if (strcmp(cpu->vendor, r->vendor) == 0 &&
+		for (const struct rule *r = tables[kind]; r && r->kernels[0];
+		     r++)
+			if ((r->vendor == NULL ||
+			     strcmp(cpu->vendor, r->vendor) == 0) &&
 			    cpu->family >= r->family_min &&
 			    cpu->family <= r->family_max &&
 			    cpu->model >= r->model_min &&
 			    cpu->model <= r->model_max) {
 				if (rule)
 					*rule = r->why;
-				return r->kernel;
+				return r->kernels;
 			}
 	}
 	if (rule)
@@ -122,7 +152,12 @@ const char *rc4_heuristic_rule(enum rc4k_kind kind, const struct rc4_cpu *cpu,
 const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
 			  const char **rule)
 {
-	const char *name = rc4_heuristic_rule(kind, cpu, rule);
+	const char *const *names = rc4_heuristic_rule(kind, cpu, rule);
 
-	return name != NULL && rc4k_find(kind, name) != NULL ? name : NULL;
+	for (; names && *names; names++) {
+		const struct rc4k_info *k = rc4k_find(kind, *names);
+		if (k != NULL && rc4k_usable(k))
+			return *names;
+	}
+	return NULL;
 }

@@ -6,15 +6,16 @@
 #include "cpu.h"
 #include "kernels/kernel.h"
 
-/* The name of the kernel of KIND that the rules give for CPU (NULL: not
- * identified), whether or not this build has it, or NULL when no rule
- * matches.  *RULE (if not NULL) gets a one-line description of the rule
- * that fired (or of why none did). */
-const char *rc4_heuristic_rule(enum rc4k_kind kind, const struct rc4_cpu *cpu,
-			       const char **rule);
+/* The kernels of KIND that the rules give for CPU (NULL: not identified),
+ * in order of preference, NULL-terminated, whether or not this build has
+ * them; or NULL when no rule matches.  *RULE (if not NULL) gets a
+ * one-line description of the rule that fired (or of why none did). */
+const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
+				      const struct rc4_cpu *cpu,
+				      const char **rule);
 
-/* The same, but only a kernel this build has: NULL also when the rule's
- * kernel is not in this build (x86-64 assembly elsewhere). */
+/* The first of them this build has and this CPU can run, or NULL (the
+ * library's selection also skips one that fails its self-test). */
 const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
 			  const char **rule);
 

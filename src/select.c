@@ -142,20 +142,25 @@ static const char *from_default(struct sel *s)
 	return from_conf(s, RC4_CONF_DEFAULT, "default");
 }
 
-/* A rule may name a kernel that only some builds have (x86-64 assembly):
- * elsewhere the next step applies, as for any kernel not in this build. */
+/* The rule's kernels in turn: one this build lacks (x86-64 assembly
+ * elsewhere), this CPU cannot run or that fails its self-test gives way to
+ * the next, as the trail says. */
 static const char *from_heuristic(struct sel *s)
 {
-	const char *rule,
-		*name = rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
+	const char *rule;
+	const char *const *names = rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 
-	if (name != NULL && s->in->find(s->kind, name) == NULL) {
-		say(s, "heuristic: %s: %s, not in this build", rule, name);
-		return NULL;
-	}
 	say(s, "heuristic: %s", rule);
 	snprintf(s->step, sizeof s->step, "heuristic");
-	return name;
+	for (; names && *names; names++) {
+		const struct rc4k_info *k = s->in->find(s->kind, *names);
+		const char *why = k ? rc4_refused(k) : "not in this build";
+		if (why == NULL)
+			return *names;
+		say(s, "heuristic: \"%s\": %s; %s", *names, why,
+		    names[1] ? "the next" : "none left");
+	}
+	return NULL;
 }
 
 /* The precedence, first to last; the portable default comes after. */

@@ -204,7 +204,7 @@ START_TEST(test_heuristic_not_in_build)
 	hidden_name = "char-1x";
 	ck_assert_str_eq(pick(NULL, NULL, &p4), fallback());
 	said("heuristic: Intel family 15 (Pentium 4): ");
-	said(": char-1x, not in this build\n");
+	said("heuristic: \"char-1x\": not in this build; none left\n");
 	said("chosen: int-8x (portable default)");
 	hidden_name = "";
 }
@@ -231,10 +231,13 @@ START_TEST(test_cpu_unknown)
 	said("heuristic: CPU not identified");
 	said("(portable default)");
 
-	/* identified, but no rule: the portable default */
+	/* identified, but no vendor's rule: the features decide, the 16x
+	 * SSE4.1 loop where this build has it and the CPU runs it */
 	static const struct rc4_cpu via = FX("CentaurHauls", 6, 15);
-	ck_assert_str_eq(pick(NULL, NULL, &via), fallback());
-	said("heuristic: no rule for this CPU");
+	const struct rc4k_info *sse = rc4k_find(RC4K_SINGLE, "long-16x-sse41");
+	ck_assert_str_eq(pick(NULL, NULL, &via),
+			 sse && rc4k_usable(sse) ? "long-16x-sse41" : fallback());
+	said("heuristic: a CPU no rule names: ");
 }
 END_TEST
 
@@ -310,78 +313,103 @@ END_TEST
 
 /* --- the heuristic table, on CPU fixtures ----------------------------- */
 
-/* The state layout a rule must give: 8-bit, or 32/64-bit ("int-"/"long-"). */
-enum layout { NO_RULE, CHAR, WIDE };
+/* The state layout a rule must give: 8-bit, or 32/64-bit ("int-"/"long-"),
+ * and the rule, by the start of its description. */
+enum layout { CHAR, WIDE };
 
 static const struct {
 	struct rc4_cpu cpu;
 	enum layout layout;
+	const char *rule;
 } heuristic_cases[] = {
 	/* vendor, display family and model */
-	{ FX("GenuineIntel", 15, 2), CHAR },	/* P4 */
-	{ FX("GenuineIntel", 15, 3), CHAR },	/* P4 HT */
-	{ FX("GenuineIntel", 15, 6), CHAR },	/* P4 D */
-	{ FX("GenuineIntel", 6, 15), CHAR },	/* Conroe */
-	{ FX("GenuineIntel", 6, 22), CHAR },	/* Merom-L */
-	{ FX("GenuineIntel", 6, 23), CHAR },	/* Penryn */
-	{ FX("GenuineIntel", 6, 29), CHAR },	/* Dunnington */
-	{ FX("GenuineIntel", 6, 8), WIDE },	/* P III */
-	{ FX("GenuineIntel", 6, 13), WIDE },	/* P M */
-	{ FX("GenuineIntel", 6, 26), WIDE },	/* Nehalem */
-	{ FX("GenuineIntel", 6, 28), WIDE },	/* Atom */
-	{ FX("GenuineIntel", 6, 207), WIDE },	/* EMR */
+	{ FX("GenuineIntel", 15, 2), CHAR, "Intel family 15" },	/* P4 */
+	{ FX("GenuineIntel", 15, 3), CHAR, "Intel family 15" },	/* P4 HT */
+	{ FX("GenuineIntel", 15, 6), CHAR, "Intel family 15" },	/* P4 D */
+	{ FX("GenuineIntel", 6, 15), CHAR, "Intel Core 2" },	/* Conroe */
+	{ FX("GenuineIntel", 6, 22), CHAR, "Intel Core 2" },	/* Merom-L */
+	{ FX("GenuineIntel", 6, 23), CHAR, "Intel Core 2" },	/* Penryn */
+	{ FX("GenuineIntel", 6, 29), CHAR, "Intel Core 2" },	/* Dunnington */
+	{ FX("GenuineIntel", 6, 8), WIDE, "Intel P6" },	/* P III */
+	{ FX("GenuineIntel", 6, 13), WIDE, "Intel P6" },	/* P M */
+	{ FX("GenuineIntel", 6, 26), WIDE, "Intel family 6 from" }, /* Nehalem */
+	{ FX("GenuineIntel", 6, 28), WIDE, "Intel family 6 from" }, /* Atom */
+	{ FX("GenuineIntel", 6, 207), WIDE, "Intel family 6 from" }, /* EMR */
+	/* a later Intel family: the newest Intel rule */
+	{ FX("GenuineIntel", 18, 1), WIDE, "Intel family 6 from" },
 	/* K8: single-core, and dual-core (which sets the HT bit) */
-	{ FX("AuthenticAMD", 15, 44), WIDE },
-	{ FX("AuthenticAMD", 15, 35), WIDE },
-	{ FX("AuthenticAMD", 15, 107), WIDE },
-	{ FX("AuthenticAMD", 16, 2), WIDE },	/* K10 */
-	{ FX("AuthenticAMD", 25, 17), WIDE },	/* Zen 4 */
-	{ FX("CentaurHauls", 6, 15), NO_RULE }, /* VIA */
-	{ FX("", 0, 0), NO_RULE },
+	{ FX("AuthenticAMD", 15, 44), WIDE, "AMD family 15" },
+	{ FX("AuthenticAMD", 15, 35), WIDE, "AMD family 15" },
+	{ FX("AuthenticAMD", 15, 107), WIDE, "AMD family 15" },
+	{ FX("AuthenticAMD", 16, 2), WIDE, "AMD family 16 to 24" },	/* K10 */
+	{ FX("AuthenticAMD", 25, 17), WIDE, "AMD family 25" },	/* Zen 4 */
+	{ FX("AuthenticAMD", 26, 2), WIDE, "AMD family 26 and later" }, /* Zen 5 */
+	/* later AMD families: the newest AMD rule */
+	{ FX("AuthenticAMD", 27, 0), WIDE, "AMD family 26 and later" },
+	{ FX("AuthenticAMD", 40, 99), WIDE, "AMD family 26 and later" },
+	/* no vendor's rule: chosen by features */
+	{ FX("CentaurHauls", 6, 15), WIDE, "a CPU no rule names" }, /* VIA */
+	{ FX("HygonGenuine", 24, 0), WIDE, "a CPU no rule names" },
+	{ FX("arm64-0x41", 8, 0xd0c), WIDE, "a CPU no rule names" },
+	{ FX("", 0, 0), WIDE, "a CPU no rule names" },
 };
 
+/* What the library takes from a rule's kernels: the first this build has,
+ * this CPU runs and that passes its self-test, else the portable default;
+ * the trail says why each before it was passed over. */
 START_TEST(test_heuristic_table)
 {
 	const char *rule;
 	struct rc4_cpu cpu = heuristic_cases[_i].cpu;
-	enum layout want = heuristic_cases[_i].layout;
-	const char *got = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
+	const char *const *names = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
 
-	ck_assert_ptr_nonnull(rule);
-	if (want == NO_RULE) {
-		ck_assert_ptr_null(got);
-		return;
-	}
-	ck_assert_ptr_nonnull(got);
-	bool is_char = strncmp(got, "char-", 5) == 0;
-	bool is_wide = strncmp(got, "int-", 4) == 0 ||
-		       strncmp(got, "long-", 5) == 0;
-	ck_assert_msg(want == CHAR ? is_char : is_wide, "%s %d %d: %s",
-		      cpu.vendor, cpu.family, cpu.model, got);
+	ck_assert_ptr_nonnull(names);
+	ck_assert_msg(strncmp(rule, heuristic_cases[_i].rule,
+			      strlen(heuristic_cases[_i].rule)) == 0,
+		      "%s %d %d: rule \"%s\"", cpu.vendor, cpu.family,
+		      cpu.model, rule);
+	bool is_char = strncmp(names[0], "char-", 5) == 0;
+	bool is_wide = strncmp(names[0], "int-", 4) == 0 ||
+		       strncmp(names[0], "long-", 5) == 0;
+	ck_assert_msg(heuristic_cases[_i].layout == CHAR ? is_char : is_wide,
+		      "%s %d %d: %s", cpu.vendor, cpu.family, cpu.model,
+		      names[0]);
 
-	/* What the library then takes: the rule's kernel where this build
-	 * has it and this CPU can run it, else the portable default. */
-	const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, got);
-	const char *chosen = pick(NULL, NULL, &cpu);
+	const char *expect = NULL;
+	for (const char *const *n = names; *n; n++) {
+		const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, *n);
 #ifdef RC4TUNE_X86_64
-	ck_assert_msg(k != NULL, "%s: not in the x86-64 build", got);
+		ck_assert_msg(k != NULL, "%s: not in the x86-64 build", *n);
 #endif
-	if (k == NULL) {
-		/* x86-64 assembly, in another build */
-		ck_assert_ptr_null(rc4_heuristic(RC4K_SINGLE, &cpu, NULL));
-		ck_assert_str_eq(chosen, fallback());
-		said(", not in this build\n");
-		said("(portable default)");
-		return;
+		const char *why = k ? rc4_refused(k) : "not in this build";
+		if (why == NULL) {
+			expect = *n;
+			break;
+		}
+		char line[128];
+		snprintf(line, sizeof line, "heuristic: \"%s\": %s;", *n, why);
+		said(line);
 	}
-	ck_assert_str_eq(rc4_heuristic(RC4K_SINGLE, &cpu, NULL), got);
-	if (rc4_refused(k) != NULL) {
-		ck_assert_str_eq(chosen, fallback());
-		said(rc4_refused(k));
-	} else {
-		ck_assert_str_eq(chosen, got);
-		said("(heuristic)");
-	}
+	ck_assert_str_eq(pick(NULL, NULL, &cpu), expect ? expect : fallback());
+	said(expect ? "(heuristic)" : "(portable default)");
+}
+END_TEST
+
+/* A rule degrades: its first kernel unusable here, the next takes over
+ * (or, down the list, the portable default), and the trail says so. */
+START_TEST(test_heuristic_next)
+{
+	static const struct rc4_cpu zen5 = FX("AuthenticAMD", 26, 2);
+	const char *const *names = rc4_heuristic_rule(RC4K_SINGLE, &zen5, NULL);
+
+	unusable_name = names[0];
+	const char *got = pick(NULL, NULL, &zen5);
+	char line[128];
+	snprintf(line, sizeof line, "heuristic: \"%s\": this CPU cannot run it; "
+				    "the next", names[0]);
+	said(line);
+	ck_assert_str_ne(got, names[0]);
+	unusable_name = "fx-unusable";
 }
 END_TEST
 
@@ -944,6 +972,7 @@ int main(void)
 	tcase_add_test(tc, test_section_names);
 	tcase_add_loop_test(tc, test_heuristic_table, 0,
 			    sizeof heuristic_cases / sizeof heuristic_cases[0]);
+	tcase_add_test(tc, test_heuristic_next);
 	tcase_add_test(tc, test_heuristic_no_cpu);
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_decode_every_family);

@@ -103,6 +103,26 @@ named() { # NAME VENDOR-WORDS LEAF1-EAX SECTION
 		fail "dump of $1 refused"; cat "$tmp/err"
 	fi
 }
+# A vendor's newest rule covers its later families; a CPU that no
+# vendor's rule names gets a kernel by features, not the oldest loop.
+rule_of() { # NAME VENDOR-WORDS LEAF1-EAX RULE-START
+	dump "$tmp/$1.raw" "$2" "$3"
+	if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/$1.raw" >"$tmp/out" 2>"$tmp/err"; then
+		if cut -f 2 "$tmp/out" | sed 's/^[^:]*: //' | grep -q "^$4"; then
+			ok "rule for $1: $(cut -f 1 "$tmp/out") ($4)"
+		else
+			fail "rule for $1: want '$4'"; cat "$tmp/out"
+		fi
+	elif grep -q 'without libcpuid' "$tmp/err"; then
+		echo "SKIP: $1: built without libcpuid"
+	else
+		fail "rule for $1: refused"; cat "$tmp/err"
+	fi
+}
+rule_of amd-family-27 "$amd" 00c00f00 'AMD family 26 and later'
+rule_of intel-family-18 "$intel" 00300f10 'Intel family 6 from model 16'
+rule_of hygon '6f677948 656e6975 6e65476e' 00900f02 'a CPU no rule names'
+
 named via '20414956 20414956 20414956' 000306a9 'cpu VIA_VIA_VIA 6 58'
 named zhaoxin '68532020 20206961 68676e61' 000307b0 'cpu Shanghai 7 59'
 named centaur '746e6543 736c7561 48727561' 000307b0 'cpu CentaurHauls 7 59'

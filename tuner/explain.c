@@ -59,27 +59,31 @@ int explain_heuristic(const char *dump)
 			why);
 		return EXIT_FAILURE;
 	}
-	const char *name = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
-	const struct rc4k_info *k = name ? rc4k_find(RC4K_SINGLE, name) : NULL;
-	/* as the library: a kernel this build lacks, or (this CPU's own
-	 * rule) one it cannot run, leaves the portable default */
-	const char *refused = name == NULL ? NULL
-			      : k == NULL  ? "not in this build"
-			      : dump == NULL ? rc4_refused(k)
-					     : NULL;
-	const char *fallback = rc4k_kinds[RC4K_SINGLE].fallback->name;
+	const char *const *names = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
+	const char *chosen = NULL;
+	char skipped[512] = "";
+	size_t n = 0;
 
+	/* as the library takes them: one this build lacks, or (for this
+	 * CPU; a dump's CPU is not here to ask) one this CPU cannot run,
+	 * gives way to the next, and in the end to the portable default */
+	for (; names && *names && chosen == NULL; names++) {
+		const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, *names);
+		const char *no = k == NULL ? "not in this build"
+				 : dump == NULL ? rc4_refused(k)
+						: NULL;
+		if (no == NULL)
+			chosen = *names;
+		else if (n < sizeof skipped)
+			n += (size_t)snprintf(skipped + n, sizeof skipped - n,
+					      "; %s: %s", *names, no);
+	}
 	rc4_cpu_section(&cpu, section);
 	/* the name first, always a kernel this build has: what the library
 	 * would use */
-	if (name == NULL)
-		printf("%s\t%s: %s; the portable default\n", fallback, section,
-		       rule);
-	else if (refused != NULL)
-		printf("%s\t%s: %s: %s, %s: the portable default %s\n",
-		       fallback, section, rule, name, refused, fallback);
-	else
-		printf("%s\t%s: %s\n", name, section, rule);
+	printf("%s\t%s: %s%s%s\n",
+	       chosen ? chosen : rc4k_kinds[RC4K_SINGLE].fallback->name, section,
+	       rule, skipped, chosen ? "" : "; the portable default");
 	return EXIT_SUCCESS;
 }
 
