@@ -239,12 +239,10 @@ static int decrypt_init(void *vctx, const unsigned char *key, size_t keylen,
 	return init(vctx, key, keylen, iv, ivlen, params);
 }
 
-/* update and the one-shot cipher: the next INL keystream bytes over IN. */
-static int update(void *vctx, unsigned char *out, size_t *outl,
-		  size_t outsize, const unsigned char *in, size_t inl)
+/* What update and final need first: a context, somewhere to say how much
+ * was written (nothing yet), and a key. */
+static int keyed(struct ctx *c, size_t *outl)
 {
-	struct ctx *c = vctx;
-
 	if (c == NULL)
 		return 0;
 	if (outl == NULL) {
@@ -256,6 +254,17 @@ static int update(void *vctx, unsigned char *out, size_t *outl,
 		RAISE(c->prov, R_NO_KEY, NULL);
 		return 0;
 	}
+	return 1;
+}
+
+/* update and the one-shot cipher: the next INL keystream bytes over IN. */
+static int update(void *vctx, unsigned char *out, size_t *outl,
+		  size_t outsize, const unsigned char *in, size_t inl)
+{
+	struct ctx *c = vctx;
+
+	if (!keyed(c, outl))
+		return 0;
 	if (c->finished) {
 		RAISE(c->prov, R_FINISHED, NULL);
 		return 0;
@@ -288,17 +297,8 @@ static int final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 
 	(void)out;
 	(void)outsize;
-	if (c == NULL)
+	if (!keyed(c, outl))
 		return 0;
-	if (outl == NULL) {
-		RAISE(c->prov, R_NULL_BUFFER, "outl");
-		return 0;
-	}
-	*outl = 0;
-	if (!c->keyed) {
-		RAISE(c->prov, R_NO_KEY, NULL);
-		return 0;
-	}
 	c->finished = 1;
 	return 1;
 }
