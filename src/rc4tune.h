@@ -18,7 +18,8 @@ extern "C" {
 #endif
 
 /* Big enough for the widest state (256 64-bit entries) plus the indices.
- * Caller-allocated; its contents are private to the library. */
+ * Caller-allocated; its contents are private to the library.  A key may be
+ * copied: the copy continues the same stream, apart from the original. */
 typedef struct rc4tune_key {
 	const void *kernel; /* the kernel that set this key up */
 	union {

@@ -95,6 +95,27 @@ START_TEST(test_key_keeps_kernel)
 }
 END_TEST
 
+/* A key copied mid-stream continues the same stream, apart from the
+ * original, with every kernel. */
+START_TEST(test_copy_key)
+{
+	const char *name = rc4tune_kernel_info((size_t)_i, NULL, NULL);
+	static const uint8_t zero[300];
+	uint8_t a[300], b[300];
+	rc4tune_key k1, k2;
+
+	if (rc4tune_use_kernel(name) != 0)
+		return; /* not usable on this CPU */
+	ck_assert_int_eq(rc4tune_set_key(&k1, "copy me", 7), 0);
+	rc4tune_crypt(&k1, 37, zero, a);
+	k2 = k1;
+	rc4tune_crypt(&k1, sizeof a, zero, a);
+	rc4tune_crypt(&k1, 5, zero, b); /* the original moves on alone */
+	rc4tune_crypt(&k2, sizeof b, zero, b);
+	ck_assert_msg(memcmp(a, b, sizeof a) == 0, "%s", name);
+}
+END_TEST
+
 START_TEST(test_kernel_info)
 {
 	size_t n = 0;
@@ -150,6 +171,10 @@ int main(void)
 	tcase_add_test(tc, test_use_kernel);
 	tcase_add_test(tc, test_key_keeps_kernel);
 	tcase_add_test(tc, test_kernel_info);
+	size_t nk = 0;
+	while (rc4tune_kernel_info(nk, NULL, NULL) != NULL)
+		nk++;
+	tcase_add_loop_test(tc, test_copy_key, 0, (int)nk);
 	tcase_add_test(tc, test_every_kernel_public);
 	suite_add_tcase(s, tc);
 	return test_run(s);
