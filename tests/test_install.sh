@@ -123,7 +123,9 @@ if [ -n "${modulesdir:-}" ]; then
 		! grep -q '@[a-zA-Z_]*@' "$p" || bad "rc4tune-provider.7 has an unsubstituted @...@"
 	fi
 	# (not in a cross build: the host's openssl, the target's module)
-	if command -v openssl >/dev/null && [ -z "${TEST_EMULATOR:-}" ]; then
+	elf() { od -An -tx1 -j4 -N1 "$1"; od -An -tx1 -j18 -N2 "$1"; }
+	if command -v openssl >/dev/null &&
+	   [ "$(elf "$(command -v openssl)")" = "$(elf "$mod")" ]; then
 		# a sanitized module needs the ASan runtime first in openssl
 		pre=
 		case "${SANITIZER_FLAGS:-}" in *address*) pre=$(${CC%% *} -print-file-name=libasan.so) ;; esac
