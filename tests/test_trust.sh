@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_trust.sh - whether the tuner's answer can be trusted: the budget
 # holds under load (a bound on the overrun, not a speed: the old tuner took
-# 6.9 s for --budget 0.5 here), an uncertain result never replaces a
+# 23.5 s for --budget 0.5 so loaded), an uncertain result never replaces a
 # confident section and is marked when written, --quiet still says so,
 # --if-missing does nothing where this CPU is tuned, --explain tells a
 # file tuned on another CPU.
@@ -57,7 +57,9 @@ else
 		loaded --speed --budget $b >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		ms=$((($(date +%s%N) - t0) / 1000000))
-		limit=$(echo "$b" | awk '{ print int(($1 + 1.5) * 1000) }')
+		# the budget plus 3 s: about 1 s on a plain build here (0.65 s
+		# and 1.44 s), more under sanitizers or beside other tests
+		limit=$(echo "$b" | awk '{ print int(($1 + 3) * 1000) }')
 		if [ $rc -eq 0 ] && [ $ms -le "$limit" ]; then
 			ok "--budget $b, nice 19 against two busy loops on its CPU: $ms ms"
 		else
