@@ -252,30 +252,43 @@
  * byte is above 251 exactly when y hits the ring, so the test costs one
  * lea and one fused cmp/jbe a byte. */
 
-/* Ring registers r8, r12-r15 (their b/d names derive by suffix); R0 is this
- * byte's tx, R1..R4 the next four bytes'.  K is the byte in the block. */
-.macro rstep w, k, r0, r1, r2, r3, r4
+/* Ring registers r8, r12-r15 (their b/d names derive by suffix). */
+
+/* One step of a ring loop reading S[x] AHEAD (4 or 5) bytes ahead.  R0 is
+ * this byte's tx, R1.. the next bytes' (R4 only for 5 ahead); K is the byte
+ * in the block, S[x+K] a displacement from the block's base rbx, and from
+ * the next block's base rsi past the block's end.  After the swap, a store
+ * to S[y] that hit a pending ring entry (u's low byte above 256 - AHEAD)
+ * puts the stored value into that entry's register.  The keystream byte
+ * goes into lane K of xmm0 (pinsrb, or vpinsrb where VEX is at hand). */
+.macro rstep w, k, ahead, gather, r0, r1, r2, r3, r4
 	addb	\r0\()b, %dl
 	leal	-1(%rbp,\r0), %ebp
 	movzbl	ST_S(%rdi,%rdx,\w), %r11d
 	movb	%r11b, ST_S+\k*\w(%rdi,%rbx,\w)
 	movb	\r0\()b, ST_S(%rdi,%rdx,\w)
-	cmpb	$251, %bpl
+	cmpb	$256-\ahead, %bpl
 	jbe	2f
-	cmpb	$252, %bpl
+	cmpb	$257-\ahead, %bpl
 	cmove	\r0\()d, \r1\()d
-	cmpb	$253, %bpl
+	cmpb	$258-\ahead, %bpl
 	cmove	\r0\()d, \r2\()d
-	cmpb	$254, %bpl
+	cmpb	$259-\ahead, %bpl
 	cmove	\r0\()d, \r3\()d
-	cmpb	$255, %bpl
+.ifnb \r4
+	cmpb	$260-\ahead, %bpl
 	cmove	\r0\()d, \r4\()d
+.endif
 2:	addb	\r0\()b, %r11b
-	pinsrb	$\k, ST_S(%rdi,%r11,\w), %xmm0
-.if \k + 5 < 16
-	movzbl	ST_S+(\k+5)*\w(%rdi,%rbx,\w), \r0\()d
+.ifc \gather, vpinsrb
+	vpinsrb	$\k, ST_S(%rdi,%r11,\w), %xmm0, %xmm0
 .else
-	movzbl	ST_S+(\k-11)*\w(%rdi,%rsi,\w), \r0\()d
+	pinsrb	$\k, ST_S(%rdi,%r11,\w), %xmm0
+.endif
+.if \k + \ahead < 16
+	movzbl	ST_S+(\k+\ahead)*\w(%rdi,%rbx,\w), \r0\()d
+.else
+	movzbl	ST_S+(\k+\ahead-16)*\w(%rdi,%rsi,\w), \r0\()d
 .endif
 .endm
 
@@ -285,15 +298,15 @@
 .macro rblock w, b
 	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	.if (16*\b + \k) % 5 == 0
-	rstep	\w, \k, %r8, %r12, %r13, %r14, %r15
+	rstep	\w, \k, 5, pinsrb, %r8, %r12, %r13, %r14, %r15
 	.elseif (16*\b + \k) % 5 == 1
-	rstep	\w, \k, %r12, %r13, %r14, %r15, %r8
+	rstep	\w, \k, 5, pinsrb, %r12, %r13, %r14, %r15, %r8
 	.elseif (16*\b + \k) % 5 == 2
-	rstep	\w, \k, %r13, %r14, %r15, %r8, %r12
+	rstep	\w, \k, 5, pinsrb, %r13, %r14, %r15, %r8, %r12
 	.elseif (16*\b + \k) % 5 == 3
-	rstep	\w, \k, %r14, %r15, %r8, %r12, %r13
+	rstep	\w, \k, 5, pinsrb, %r14, %r15, %r8, %r12, %r13
 	.else
-	rstep	\w, \k, %r15, %r8, %r12, %r13, %r14
+	rstep	\w, \k, 5, pinsrb, %r15, %r8, %r12, %r13, %r14
 	.endif
 	.endr
 	movdqu	(%r9), %xmm1
@@ -378,31 +391,12 @@
  *   k2 the last block's lanes (below (p + len) mod 16, all if 0)
  *   xmm0 the block's keystream */
 
-/* One step at block position K; R0 holds this byte's tx, R1..R3 the next
- * three bytes'.  The S[x+4] load at the end comes after this byte's stores,
- * so only the next three bytes' stores can make it stale (their steps fix
- * it).  CHK: count positions down, leave for EXITL at zero. */
+/* One step at block position K, 4 ahead (rstep).  The S[x+4] load at its
+ * end comes after this byte's stores, so only the next three bytes' stores
+ * can make it stale (their steps fix it).  CHK: count positions down, leave
+ * for EXITL at zero. */
 .macro r4step w, k, chk, exitl, r0, r1, r2, r3
-	addb	\r0\()b, %dl
-	leal	-1(%rbp,\r0), %ebp
-	movzbl	ST_S(%rdi,%rdx,\w), %r11d
-	movb	%r11b, ST_S+\k*\w(%rdi,%rbx,\w)
-	movb	\r0\()b, ST_S(%rdi,%rdx,\w)
-	cmpb	$252, %bpl
-	jbe	2f
-	cmpb	$253, %bpl
-	cmove	\r0\()d, \r1\()d
-	cmpb	$254, %bpl
-	cmove	\r0\()d, \r2\()d
-	cmpb	$255, %bpl
-	cmove	\r0\()d, \r3\()d
-2:	addb	\r0\()b, %r11b
-	vpinsrb	$\k, ST_S(%rdi,%r11,\w), %xmm0, %xmm0
-.if \k + 4 < 16
-	movzbl	ST_S+(\k+4)*\w(%rdi,%rbx,\w), \r0\()d
-.else
-	movzbl	ST_S+(\k-12)*\w(%rdi,%rsi,\w), \r0\()d
-.endif
+	rstep	\w, \k, 4, vpinsrb, \r0, \r1, \r2, \r3
 .if \chk
 	decq	%rcx
 	jz	\exitl
