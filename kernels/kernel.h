@@ -14,10 +14,11 @@
 
 /* The state a key carries.  Each family uses one member of the union: 8-,
  * 32- or 64-bit entries.  x and y are the two RC4 indices (i and j); s
- * starts at offset 16, where the assembly expects it (x86_64/layout.h). */
+ * starts at offset 16, where the assembly expects it (x86_64/layout.h).
+ * ahead is the keystream buffer's bookkeeping of ahead.c's kernels. */
 struct rc4k_state {
 	uint32_t x, y;
-	uint32_t reserved[2];
+	uint32_t ahead[2];
 	union {
 		uint8_t c[256];
 		uint32_t i[256];

@@ -171,6 +171,37 @@ START_TEST(test_vs_reference)
 }
 END_TEST
 
+/* --- one long stream in many short calls, as a key carrying records or
+ * packets sees it: runs of 1..40-byte calls, a long call in between now
+ * and then (past any buffer a kernel keeps, and from its middle). --- */
+START_TEST(test_short_calls)
+{
+	const struct rc4k *k = kernel(_i), *ref = &rc4k_char_ref;
+	static uint8_t in[3 * MAXLEN], want[3 * MAXLEN], got[3 * MAXLEN];
+	uint64_t seed = 0x5407c000u + (uint64_t)_i;
+	struct rc4k_state sr, sk;
+	size_t done = 0;
+
+	if (!rc4k_usable(&k->info))
+		return;
+	test_fill(&seed, in, sizeof in);
+	ref->set_key(&sr, (const uint8_t *)"short calls", 11);
+	k->set_key(&sk, (const uint8_t *)"short calls", 11);
+	ref->crypt(&sr, sizeof in, in, want);
+	while (done < sizeof in) {
+		size_t n = test_below(&seed, 50) == 0 ? test_below(&seed, 3000)
+						      : 1 + test_below(&seed, 40);
+		if (n > sizeof in - done)
+			n = sizeof in - done;
+		k->crypt(&sk, n, in + done, got + done);
+		ck_assert_msg(memcmp(got + done, want + done, n) == 0,
+			      "%s: %zu bytes at offset %zu", k->info.name, n,
+			      done);
+		done += n;
+	}
+}
+END_TEST
+
 /* --- buffers at page edges: messages that start at a page's first byte
  * or end at its last, next to a page nobody may touch, in every phase of
  * the state's x; in place and not.  Any byte read or written past the
@@ -264,6 +295,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_rfc6229, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_selftest, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_vs_reference, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_short_calls, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_page_edges, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_vs_openssl, 0, (int)nkernels);
 	suite_add_tcase(s, tc);

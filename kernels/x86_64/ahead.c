@@ -1,0 +1,148 @@
+/* ahead.c - kernels that make keystream ahead: a key continued by short
+ * calls takes its keystream from a buffer that another kernel (the inner
+ * one, of the char layout) fills in long runs.  A 16-byte call then costs
+ * a 16-byte XOR, not the inner loop's entry, ring fill and exit: on Zen 5
+ * those were a third of a 16-byte call (doc/kernels.md).
+ *
+ * The buffer lives in the key's state, after the 256 char entries (the
+ * union has room for 2048).  x, y and S run ahead of what the caller has
+ * consumed, so the layout is private (width 0): no other kernel continues
+ * such a key.  ahead[0] counts the bytes buffered, which end at the
+ * buffer's end; ahead[1] the bytes used since set_key, up to AHEAD_MAX.
+ *
+ * A refill is never larger than what the key has used so far, so a key
+ * dropped early has made at most twice the keystream it used, and a
+ * fresh key's first call goes straight to the inner loop: one short
+ * message per key (Kerberos, PDF objects, WEP) pays no refill. */
+#include <config.h>
+
+#include <string.h>
+#include "../kernel.h"
+
+#define AHEAD_MAX 1024
+/* From here a call goes straight to the inner loop: its own run is long
+ * enough that a refill and a second pass over the bytes win nothing
+ * (256-byte calls gained 1-2 % from the buffer on Zen 5, 512-byte ones
+ * lost 1 %). */
+#define DIRECT_MIN 512
+
+_Static_assert(256 + AHEAD_MAX <= sizeof(((struct rc4k_state *)0)->s),
+	       "the buffer must fit after the char entries");
+
+static inline void xor_bytes(uint8_t *out, const uint8_t *in,
+			     const uint8_t *ks, size_t n)
+{
+	size_t i = 0;
+
+	for (; n - i >= 16; i += 16) {
+		uint64_t a[2], b[2];
+		memcpy(a, in + i, 16);
+		memcpy(b, ks + i, 16);
+		a[0] ^= b[0];
+		a[1] ^= b[1];
+		memcpy(out + i, a, 16);
+	}
+	for (; i < n; i++)
+		out[i] = in[i] ^ ks[i];
+}
+
+static void ahead_set_key(const struct rc4k *inner, struct rc4k_state *st,
+			  const uint8_t *key, size_t len)
+{
+	inner->set_key(st, key, len);
+	st->ahead[0] = st->ahead[1] = 0;
+}
+
+/* Whether LEN bytes, with the buffer empty, go straight to the inner
+ * loop: long ones, and a fresh key's. */
+static inline int ahead_direct(const struct rc4k_state *st, size_t len)
+{
+	return len >= DIRECT_MIN || len > st->ahead[1];
+}
+
+/* The inner loop straight over LEN bytes (the buffer empty). */
+static inline void ahead_straight(const struct rc4k *inner,
+				  struct rc4k_state *st, size_t len,
+				  const uint8_t *in, uint8_t *out)
+{
+	uint32_t used = st->ahead[1] + (len < AHEAD_MAX ? (uint32_t)len
+							: AHEAD_MAX);
+
+	st->ahead[0] = 0;
+	st->ahead[1] = used < AHEAD_MAX ? used : AHEAD_MAX;
+	inner->crypt(st, len, in, out);
+}
+
+/* A call longer than the buffer's rest: the rest, then the inner loop
+ * straight or through a refill. */
+static void ahead_more(const struct rc4k *inner, struct rc4k_state *st,
+		       size_t len, const uint8_t *in, uint8_t *out)
+{
+	uint8_t *end = st->s.c + 256 + AHEAD_MAX;
+	uint32_t have = st->ahead[0], used = st->ahead[1];
+
+	xor_bytes(out, in, end - have, have);
+	in += have;
+	out += have;
+	len -= have;
+	if (ahead_direct(st, len)) {
+		ahead_straight(inner, st, len, in, out);
+		return;
+	}
+	/* len < used <= AHEAD_MAX: the refill covers this call */
+	memset(end - used, 0, used);
+	inner->crypt(st, used, end - used, end - used);
+	xor_bytes(out, in, end - used, len);
+	st->ahead[0] = used - (uint32_t)len;
+	st->ahead[1] = 2 * used < AHEAD_MAX ? 2 * used : AHEAD_MAX;
+}
+
+/* Inlined in each kernel: the common cases make one call at most. */
+static inline void ahead_crypt(const struct rc4k *inner,
+			       struct rc4k_state *st, size_t len,
+			       const uint8_t *in, uint8_t *out)
+{
+	uint32_t have = st->ahead[0];
+
+	if (len <= have) {
+		xor_bytes(out, in, st->s.c + 256 + AHEAD_MAX - have, len);
+		st->ahead[0] = have - (uint32_t)len;
+	} else if (have == 0 && ahead_direct(st, len)) {
+		ahead_straight(inner, st, len, in, out);
+	} else {
+		ahead_more(inner, st, len, in, out);
+	}
+}
+
+/* rc4k_<ID>: INNER (an rc4k_<id> of width 1) with keystream made ahead. */
+#define AHEAD(id, nm, sum, inner)                                          \
+	extern const struct rc4k rc4k_##inner;                             \
+	static int id##_usable(void)                                       \
+	{                                                                  \
+		return rc4k_usable(&rc4k_##inner.info);                    \
+	}                                                                  \
+	static void id##_set_key(struct rc4k_state *st, const uint8_t *key, \
+				 size_t len)                               \
+	{                                                                  \
+		ahead_set_key(&rc4k_##inner, st, key, len);                \
+	}                                                                  \
+	static void id##_crypt(struct rc4k_state *st, size_t len,          \
+			       const uint8_t *in, uint8_t *out)            \
+	{                                                                  \
+		ahead_crypt(&rc4k_##inner, st, len, in, out);              \
+	}                                                                  \
+	const struct rc4k rc4k_##id = {                                    \
+		.info = { .name = nm, .summary = sum, .usable = id##_usable, \
+			  .kind = RC4K_SINGLE, .width = 0 },               \
+		.set_key = id##_set_key, .crypt = id##_crypt,              \
+	};
+
+/* Only the loops whose entry and exit cost more than the buffer's own
+ * per-call work (about 6 TSC cycles on Zen 5): char-8x-chunk made 0.9x
+ * of itself at 16 B through a buffer. */
+AHEAD(char_ahead_ring5_sse41, "char-ahead-ring5-sse41",
+      "char-ring5-sse41 filling a 1 KiB keystream buffer for short calls",
+      char_ring5_sse41)
+AHEAD(char_ahead_ring4_avx512, "char-ahead-ring4-avx512",
+      "char-ring4-avx512 filling a 1 KiB keystream buffer for short calls",
+      char_ring4_avx512)
