@@ -343,10 +343,12 @@ static const struct {
 	{ FX("AuthenticAMD", 15, 107), WIDE, "AMD family 15" },
 	{ FX("AuthenticAMD", 16, 2), WIDE, "AMD family 16 to 24" },	/* K10 */
 	{ FX("AuthenticAMD", 25, 17), WIDE, "AMD family 25" },	/* Zen 4 */
-	{ FX("AuthenticAMD", 26, 2), WIDE, "AMD family 26 and later" }, /* Zen 5 */
+	/* Zen 5: char, measured (doc/kernels.md: the ring4 loop behind a
+	 * keystream buffer, which fits beside 8-bit entries only) */
+	{ FX("AuthenticAMD", 26, 2), CHAR, "AMD family 26 and later" },
 	/* later AMD families: the newest AMD rule */
-	{ FX("AuthenticAMD", 27, 0), WIDE, "AMD family 26 and later" },
-	{ FX("AuthenticAMD", 40, 99), WIDE, "AMD family 26 and later" },
+	{ FX("AuthenticAMD", 27, 0), CHAR, "AMD family 26 and later" },
+	{ FX("AuthenticAMD", 40, 99), CHAR, "AMD family 26 and later" },
 	/* no vendor's rule: chosen by features */
 	{ FX("CentaurHauls", 6, 15), WIDE, "a CPU no rule names" }, /* VIA */
 	{ FX("HygonGenuine", 24, 0), WIDE, "a CPU no rule names" },
