@@ -217,12 +217,12 @@ int main(int argc, char **argv)
 			best = i;
 	}
 
-	printf("%-20s", "MB/s");
+	printf("%-24s", "MB/s");
 	for (int s = 0; s < NSIZES; s++)
 		printf(" %8zu", sizes[s]);
 	printf(" %8s %7s\n", "geomean", "/best");
 	for (int i = 0; i < n; i++) {
-		printf("%-20s", cands[i].name);
+		printf("%-24s", cands[i].name);
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.1f", cands[i].med[s]);
 		printf(" %8.1f %7.3f%s\n", cands[i].score,
@@ -238,17 +238,17 @@ int main(int argc, char **argv)
 			continue;
 		printf("best/%s = %.3f\n", cands[i].name,
 		       cands[best].score / cands[i].score);
-		printf("\n%-20s", "best vs");
+		printf("\n%-24s", "best vs");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8zu", sizes[s]);
-		printf("\n%-20s", "MB/s ratio");
+		printf("\n%-24s", "MB/s ratio");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.3f", cands[best].med[s] / cands[i].med[s]);
 		printf("  %s / %s", cands[best].name, cands[i].name);
 #ifdef HAVE_TSC
 		const int who[2] = { best, i };
 		for (int w = 0; w < 2; w++) {
-			printf("\n%-20s", "TSC cycles/byte");
+			printf("\n%-24s", "TSC cycles/byte");
 			for (int s = 0; s < NSIZES; s++)
 				printf(" %8.2f", cands[who[w]].cpbmed[s]);
 			printf("  %s", cands[who[w]].name);
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 		if (cands[i].lib != OPENSSL)
 			continue;
 		int top[NSIZES];
-		printf("\n%-20s", "per-size best");
+		printf("\n%-24s", "per-size best");
 		for (int s = 0; s < NSIZES; s++) {
 			top[s] = best;
 			for (int j = 0; j < n; j++)
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 					top[s] = j;
 			printf(" %8zu", sizes[s]);
 		}
-		printf("\n%-20s", "vs openssl");
+		printf("\n%-24s", "vs openssl");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.3f", cands[top[s]].med[s] / cands[i].med[s]);
 		printf("\n");

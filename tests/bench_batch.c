@@ -211,8 +211,8 @@ int main(int argc, char **argv)
 			best_batch_mbs = i;
 	}
 
-	printf("%-27s %12s %14s\n", "", "keys/s", "MB/s");
-	printf("%-27s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
+	printf("%-31s %12s %14s\n", "", "keys/s", "MB/s");
+	printf("%-31s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
 	for (int i = 0; i < n; i++) {
 		const struct cand *c = &cands[i];
 		const char *tag = c->what == BATCH    ? "batch"
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 						      : "";
 		char label[64];
 		snprintf(label, sizeof label, "%s %s", tag, c->name);
-		printf("%-27s %12.0f %14.1f%s%s\n", label, c->keys_med,
+		printf("%-31s %12.0f %14.1f%s%s\n", label, c->keys_med,
 		       c->mbs_med, c->what == BATCH ? " (8 streams)" : "",
 		       (c->what == BATCH && strcmp(c->name, lib_batch) == 0) ||
 				       (c->what == SINGLE &&

@@ -32,18 +32,16 @@ _Static_assert(256 + AHEAD_MAX <= sizeof(((struct rc4k_state *)0)->s),
 static inline void xor_bytes(uint8_t *out, const uint8_t *in,
 			     const uint8_t *ks, size_t n)
 {
-	size_t i = 0;
-
-	for (; n - i >= 16; i += 16) {
+	for (; n >= 16; n -= 16, in += 16, out += 16, ks += 16) {
 		uint64_t a[2], b[2];
-		memcpy(a, in + i, 16);
-		memcpy(b, ks + i, 16);
+		memcpy(a, in, 16);
+		memcpy(b, ks, 16);
 		a[0] ^= b[0];
 		a[1] ^= b[1];
-		memcpy(out + i, a, 16);
+		memcpy(out, a, 16);
 	}
-	for (; i < n; i++)
-		out[i] = in[i] ^ ks[i];
+	for (; n > 0; n--)
+		*out++ = *in++ ^ *ks++;
 }
 
 static void ahead_set_key(const struct rc4k *inner, struct rc4k_state *st,
