@@ -2,13 +2,14 @@
  * calls takes its keystream from a buffer that another kernel (the inner
  * one, of the char layout) fills in long runs.  A 16-byte call then costs
  * a 16-byte XOR, not the inner loop's entry, ring fill and exit: on Zen 5
- * those were a third of a 16-byte call (doc/kernels.md).
+ * those were 9-10 of a 16-byte call's 35 TSC cycles (doc/kernels.md).
  *
  * The buffer lives in the key's state, after the 256 char entries (the
  * union has room for 2048).  x, y and S run ahead of what the caller has
  * consumed, so the layout is private (width 0): no other kernel continues
  * such a key.  ahead[0] counts the bytes buffered, which end at the
- * buffer's end; ahead[1] the bytes used since set_key, up to AHEAD_MAX.
+ * buffer's end; ahead[1] the bytes used since set_key (a refill counts as
+ * used), up to AHEAD_MAX.
  *
  * A refill is never larger than what the key has used so far, so a key
  * dropped early has made at most twice the keystream it used, and a
@@ -23,7 +24,7 @@
 /* From here a call goes straight to the inner loop: its own run is long
  * enough that a refill and a second pass over the bytes win nothing
  * (256-byte calls gained 1-2 % from the buffer on Zen 5, 512-byte ones
- * lost 1 %). */
+ * lost up to 2 %). */
 #define DIRECT_MIN 512
 
 _Static_assert(256 + AHEAD_MAX <= sizeof(((struct rc4k_state *)0)->s),
@@ -87,7 +88,8 @@ static void ahead_more(const struct rc4k *inner, struct rc4k_state *st,
 		ahead_straight(inner, st, len, in, out);
 		return;
 	}
-	/* len < used <= AHEAD_MAX: the refill covers this call */
+	/* len < used <= AHEAD_MAX: the refill covers this call.  Keystream
+	 * is the inner loop over zeros. */
 	memset(end - used, 0, used);
 	inner->crypt(st, used, end - used, end - used);
 	xor_bytes(out, in, end - used, len);
