@@ -30,6 +30,13 @@
 _Static_assert(256 + AHEAD_MAX <= sizeof(((struct rc4k_state *)0)->s),
 	       "the buffer must fit after the char entries");
 
+/* The buffer's end, addressed through the whole union (not its 256-byte
+ * char member, which the buffer lies past). */
+static inline uint8_t *buf_end(struct rc4k_state *st)
+{
+	return (uint8_t *)&st->s + 256 + AHEAD_MAX;
+}
+
 static inline void xor_bytes(uint8_t *out, const uint8_t *in,
 			     const uint8_t *ks, size_t n)
 {
@@ -77,7 +84,7 @@ static inline void ahead_straight(const struct rc4k *inner,
 static void ahead_more(const struct rc4k *inner, struct rc4k_state *st,
 		       size_t len, const uint8_t *in, uint8_t *out)
 {
-	uint8_t *end = st->s.c + 256 + AHEAD_MAX;
+	uint8_t *end = buf_end(st);
 	uint32_t have = st->ahead[0], used = st->ahead[1];
 
 	xor_bytes(out, in, end - have, have);
@@ -105,7 +112,7 @@ static inline void ahead_crypt(const struct rc4k *inner,
 	uint32_t have = st->ahead[0];
 
 	if (len <= have) {
-		xor_bytes(out, in, st->s.c + 256 + AHEAD_MAX - have, len);
+		xor_bytes(out, in, buf_end(st) - have, len);
 		st->ahead[0] = have - (uint32_t)len;
 	} else if (have == 0 && ahead_direct(st, len)) {
 		ahead_straight(inner, st, len, in, out);
