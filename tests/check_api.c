@@ -107,7 +107,11 @@ START_TEST(test_copy_key)
 	if (rc4tune_use_kernel(name) != 0)
 		return; /* not usable on this CPU */
 	ck_assert_int_eq(rc4tune_set_key(&k1, "copy me", 7), 0);
+	/* short calls, so that a kernel that makes keystream ahead has some
+	 * buffered in the key when it is copied */
 	rc4tune_crypt(&k1, 37, zero, a);
+	rc4tune_crypt(&k1, 20, zero, a);
+	rc4tune_crypt(&k1, 9, zero, a);
 	k2 = k1;
 	rc4tune_crypt(&k1, sizeof a, zero, a);
 	rc4tune_crypt(&k1, 5, zero, b); /* the original moves on alone */
