@@ -37,6 +37,18 @@ static inline uint8_t *buf_end(struct rc4k_state *st)
 	return (uint8_t *)&st->s + 256 + AHEAD_MAX;
 }
 
+/* OUT = IN ^ KS over N bytes: 16 at a time, then the rest in 8, 4, 2 and
+ * 1 (a byte loop made 12-byte calls 5-8 % slower than the ring loop's own
+ * tail on Zen 5). */
+#define XOR_STEP(w, T)                               \
+	if (n & (w)) {                               \
+		T a, b;                              \
+		memcpy(&a, in, w);                   \
+		memcpy(&b, ks, w);                   \
+		a ^= b;                              \
+		memcpy(out, &a, w);                  \
+		in += (w), ks += (w), out += (w);    \
+	}
 static inline void xor_bytes(uint8_t *out, const uint8_t *in,
 			     const uint8_t *ks, size_t n)
 {
@@ -48,9 +60,14 @@ static inline void xor_bytes(uint8_t *out, const uint8_t *in,
 		a[1] ^= b[1];
 		memcpy(out, a, 16);
 	}
-	for (; n > 0; n--)
-		*out++ = *in++ ^ *ks++;
+	if (n == 0)
+		return;
+	XOR_STEP(8, uint64_t)
+	XOR_STEP(4, uint32_t)
+	XOR_STEP(2, uint16_t)
+	XOR_STEP(1, uint8_t)
 }
+#undef XOR_STEP
 
 static void ahead_set_key(const struct rc4k *inner, struct rc4k_state *st,
 			  const uint8_t *key, size_t len)
