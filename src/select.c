@@ -137,6 +137,11 @@ static const char *from_cpu_section(struct sel *s)
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
+static const char *from_pin(struct sel *s)
+{
+	return from_conf(s, RC4_CONF_PIN, "pin");
+}
+
 static const char *from_default(struct sel *s)
 {
 	return from_conf(s, RC4_CONF_DEFAULT, "default");
@@ -165,7 +170,7 @@ static const char *from_heuristic(struct sel *s)
 
 /* The precedence, first to last; the portable default comes after. */
 static const char *(*const precedence[])(struct sel *) = {
-	from_env, from_cpu_section, from_default, from_heuristic,
+	from_env, from_pin, from_cpu_section, from_default, from_heuristic,
 };
 
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,

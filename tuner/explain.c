@@ -11,6 +11,7 @@
 #include "cpuid.h"
 #include "explain.h"
 #include "heuristic.h"
+#include "record.h"
 #include "select.h"
 
 int explain_list(void)
@@ -28,6 +29,62 @@ int explain_list(void)
 	return EXIT_SUCCESS;
 }
 
+/* record_walk's callback: for the sections wanted, whose they are. */
+struct walk {
+	const char *prefix, *path;
+	const char *section; /* NULL: every [cpu ...] and [pin] */
+};
+
+/* Whose section NAME (at LINE of w->path) is, as one line to stdout: a
+ * person's, pinned, or the tuner's with each key's confidence. */
+static void owner_line(const struct walk *w, int line, const char *name,
+		       const struct record *r)
+{
+	printf("%s%s:%d: [%s]: ", w->prefix, w->path, line, name);
+	if (strcmp(name, "pin") == 0) {
+		printf("pinned: outranks every [cpu ...] section; no tuner "
+		       "run changes it\n");
+		return;
+	}
+	printf("%s", record_owner_name(r->owner));
+	if (r->owner == RECORD_TUNER) {
+		printf(" (rc4tune %s, %s", r->by, r->at);
+		for (int k = 0; k < RC4K_KINDS; k++)
+			if (r->key[k].present)
+				printf("; %s %s%s%s%s", rc4k_kinds[k].key,
+				       r->key[k].uncertain ? "uncertain"
+							   : "confident",
+				       r->key[k].uncertain ? " (" : "",
+				       r->key[k].uncertain ? r->key[k].why : "",
+				       r->key[k].uncertain ? ")" : "");
+		printf(")");
+	}
+	printf("\n");
+}
+
+static void on_section(void *arg, int line, const char *name,
+		       const struct record *r)
+{
+	const struct walk *w = arg;
+
+	if (strcmp(name, "pin") == 0 ||
+	    (w->section ? strcmp(name, w->section) == 0
+			: strncmp(name, "cpu ", 4) == 0))
+		owner_line(w, line, name, r);
+}
+
+/* Whose the sections of PATH are that speak for SECTION (NULL: all). */
+static void owners(const char *path, const char *prefix, const char *section)
+{
+	size_t len;
+	char *buf = record_load(path, &len);
+	struct walk w = { prefix, path, section };
+
+	if (buf != NULL)
+		record_walk(buf, len, on_section, &w);
+	free(buf);
+}
+
 int explain_choice(void)
 {
 	struct rc4_select_in in;
@@ -43,6 +100,11 @@ int explain_choice(void)
 			printf("%s ", rc4k_kinds[k].key);
 		printf("%s\n", chosen->name);
 		rc4_trail_print(stdout, "  ", trail);
+	}
+	if (in.cpu != NULL) {
+		char section[RC4_SECTION_MAX];
+		rc4_cpu_section(in.cpu, section);
+		owners(in.conf, "config ", section);
 	}
 	return EXIT_SUCCESS;
 }
@@ -139,6 +201,7 @@ int explain_check_conf(const char *file)
 				"file\n", why);
 		return EXIT_FAILURE;
 	}
+	owners(c.path, "", NULL);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",
 	       c.warnings, c.warnings == 1 ? "" : "s");

@@ -116,20 +116,25 @@ static size_t rank(struct run *r)
 static void doubt(struct measurement *m)
 {
 	m->why[0] = '\0';
-	if (m->rounds < MIN_ROUNDS)
+	m->why_code = NULL;
+	if (m->rounds < MIN_ROUNDS) {
+		m->why_code = "rounds";
 		snprintf(m->why, sizeof m->why, "only %d round%s fit in the "
 						"budget",
 			 m->rounds, m->rounds == 1 ? "" : "s");
-	else if (m->load >= BUSY)
+	} else if (m->load >= BUSY) {
+		m->why_code = "busy";
 		snprintf(m->why, sizeof m->why, "other processes used %.0f %% "
 						"of the CPUs",
 			 m->load * 100);
-	else if (m->noise > TIE_CAP && m->gap < m->noise)
+	} else if (m->noise > TIE_CAP && m->gap < m->noise) {
+		m->why_code = "noise";
 		snprintf(m->why, sizeof m->why, "the noise, %.1f %%, was larger "
 						"than the gap between the best "
 						"two",
 			 m->noise * 100);
-	m->uncertain = m->why[0] != '\0';
+	}
+	m->uncertain = m->why_code != NULL;
 }
 
 /* Best and second were timed side by side in each round, so the ratio of

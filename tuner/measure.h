@@ -78,6 +78,8 @@ struct measurement {
 				     * used meanwhile; -1: unknown */
 	bool uncertain;             /* the pick may be wrong: ... */
 	char why[96];               /* ... why, in words ("" if not) */
+	const char *why_code;       /* ... and as the record's reason code
+				     * (rc4tune.conf(5)); NULL if not */
 	bool hurried;               /* the budget ran out mid-round: the
 				     * slices were cut short */
 	size_t best;                /* highest score */

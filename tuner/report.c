@@ -251,15 +251,14 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 }
 
 void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS])
+		    const struct measurement *const m[RC4K_KINDS],
+		    const struct record *r, const char *at)
 {
-	char date[32];
-	time_t t = time(NULL);
-
-	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
 	fprintf(f, "[%s]\n", cpu);
-	fprintf(f, "; written by rc4tune %s --generate-conf on %s\n",
-		PACKAGE_VERSION, date);
+	record_write(f, r, at);
+	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
+		   "starting \";@\" are its record (rc4tune.conf(5))\n",
+		PACKAGE_VERSION);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
 			report_table(f, "; ", m[k]);
@@ -267,5 +266,5 @@ void report_section(FILE *f, const char *cpu,
 	for (int k = RC4K_KINDS - 1; k >= 0; k--)
 		if (m[k] != NULL)
 			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
-				m[k]->kr[m[k]->winner].k->name);
+				r->key[k].value);
 }
