@@ -10,6 +10,7 @@
 #include "conf.h"
 #include "confwrite.h"
 #include "cpu.h"
+#include "decide.h"
 #include "heuristic.h"
 #include "record.h"
 #include "report.h"
@@ -31,6 +32,7 @@ struct tuning {
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
 	const char **names; /* --speed KERNEL..., those of one kind */
+	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
 
 /* The names of O->kernels that are of KIND, into T->names; false when
@@ -76,9 +78,9 @@ static int measure_all(struct tuning *t)
 		if (o->kernels)
 			names_of(t, kind);
 		deadline += o->budget * measure_benches[k].share / shares;
+		t->heuristic[k] = rc4_heuristic(kind, cpu, NULL);
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				o->workload, deadline,
-				rc4_heuristic(kind, cpu, NULL),
+				o->workload, deadline, t->heuristic[k],
 				show ? report_progress : NULL) == 0)
 			t->got[k] = &t->m[k];
 		if (show)
@@ -320,8 +322,13 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 			return NULL;
 		}
 	}
-	text = section_text(t, sec && prior.owner == RECORD_TUNER ? &prior
-								   : NULL);
+	const struct record *mine = sec && prior.owner == RECORD_TUNER ? &prior
+								      : NULL;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL)
+			decide(&t->m[k], mine ? &mine->key[k] : NULL,
+			       t->heuristic[k]);
+	text = section_text(t, mine);
 	*err = text == NULL;
 	return text;
 }
