@@ -18,7 +18,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # This CPU's section: the heuristic's line is "KERNEL<tab>SECTION: rule".
-section=$("$RC4TUNE" --heuristic 2>/dev/null | cut -f2 | sed 's/: .*//')
+section=$("$RC4TUNE" --heuristic 2>/dev/null | head -n 1 | cut -f2 | sed 's/: .*//')
 case $section in
 "cpu "*) ;;
 *) echo "SKIP: this CPU is not identified, --generate-conf cannot run"; exit 77 ;;

@@ -109,6 +109,23 @@ int explain_choice(void)
 	return EXIT_SUCCESS;
 }
 
+/* The kernels a walk passed over, as "; NAME: WHY" after each other. */
+struct passed {
+	char text[512];
+	size_t n;
+};
+
+static void passed_over(void *arg, const char *name, const char *why,
+			bool more)
+{
+	struct passed *p = arg;
+
+	(void)more;
+	if (p->n < sizeof p->text)
+		p->n += (size_t)snprintf(p->text + p->n, sizeof p->text - p->n,
+					 "; %s: %s", name, why);
+}
+
 int explain_heuristic(const char *dump)
 {
 	struct rc4_cpu cpu;
@@ -121,31 +138,23 @@ int explain_heuristic(const char *dump)
 			why);
 		return EXIT_FAILURE;
 	}
-	const char *const *names = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
-	const char *chosen = NULL;
-	char skipped[512] = "";
-	size_t n = 0;
-
-	/* as the library takes them: one this build lacks, or (for this
-	 * CPU; a dump's CPU is not here to ask) one this CPU cannot run,
-	 * gives way to the next, and in the end to the portable default */
-	for (; names && *names && chosen == NULL; names++) {
-		const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, *names);
-		const char *no = k == NULL ? "not in this build"
-				 : dump == NULL ? rc4_refused(k)
-						: NULL;
-		if (no == NULL)
-			chosen = *names;
-		else if (n < sizeof skipped)
-			n += (size_t)snprintf(skipped + n, sizeof skipped - n,
-					      "; %s: %s", *names, no);
-	}
 	rc4_cpu_section(&cpu, section);
-	/* the name first, always a kernel this build has: what the library
-	 * would use */
-	printf("%s\t%s: %s%s%s\n",
-	       chosen ? chosen : rc4k_kinds[RC4K_SINGLE].fallback->name, section,
-	       rule, skipped, chosen ? "" : "; the portable default");
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		struct passed p = { "", 0 };
+		/* as the library walks the rule, but a dump's CPU is not here
+		 * to ask what it runs */
+		const struct rc4k_info *chosen = rc4_heuristic_walk(
+			(enum rc4k_kind)k, &cpu, dump == NULL, rc4k_find, &rule,
+			passed_over, &p);
+		/* the name first, always a kernel this build has: what the
+		 * library would use; then each other kind's, after its key */
+		if (k > 0)
+			printf("%s ", rc4k_kinds[k].key);
+		printf("%s\t%s: %s%s%s\n",
+		       chosen ? chosen->name : rc4k_kinds[k].fallback->name,
+		       section, rule, p.text,
+		       chosen ? "" : "; the portable default");
+	}
 	return EXIT_SUCCESS;
 }
 

@@ -78,7 +78,9 @@ static int measure_all(struct tuning *t)
 		if (o->kernels)
 			names_of(t, kind);
 		deadline += o->budget * measure_benches[k].share / shares;
-		t->heuristic[k] = rc4_heuristic(kind, cpu, NULL);
+		const struct rc4k_info *h = rc4_heuristic_walk(
+			kind, cpu, true, rc4k_find, NULL, NULL, NULL);
+		t->heuristic[k] = h ? h->name : NULL;
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
 				o->workload, deadline, t->heuristic[k],
 				show ? report_progress : NULL) == 0)
