@@ -28,12 +28,26 @@ elf() { od -An -tx1 -j4 -N1 "$1"; od -An -tx1 -j18 -N2 "$1"; }
 	skip "the module is built for another machine than this openssl command (a cross build)"
 [ -f "$RC4TUNE_PROVIDER_DIR/rc4tune.so" ] || skip "no $RC4TUNE_PROVIDER_DIR/rc4tune.so"
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
+
+# --- nothing from libcrypto at run time -------------------------------------
+# A program with its own static OpenSSL (NodeSource's node, Python wheels)
+# loads the module: a libcrypto it needed would be a second one in the process.
+so=$RC4TUNE_PROVIDER_DIR/rc4tune.so
+if ! command -v readelf >/dev/null; then
+	echo "SKIP: no readelf (Debian: binutils) to list the module's imports"
+elif readelf -d "$so" | grep -q 'NEEDED.*libcrypto' ||
+     readelf --dyn-syms -W "$so" | awk '$7 == "UND"' | grep -E ' (OSSL|OPENSSL|CRYPTO|ERR|EVP)_'; then
+	fail "rc4tune.so needs libcrypto:"; readelf -d "$so" | grep NEEDED
+else
+	ok "rc4tune.so needs nothing from libcrypto: $(readelf -d "$so" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+fi
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 # a part that cannot run here: said in the log, the rest still runs
 note_skip() { echo "SKIP: $*"; }
 unset OPENSSL_MODULES RC4TUNE_DEBUG RC4TUNE_KERNEL
