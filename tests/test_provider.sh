@@ -8,10 +8,11 @@
 #  - the configuration snippet alone (OPENSSL_CONF, or .include'd at the end
 #    of a copy of the system's openssl.cnf) switches evp_rc4, a program that
 #    only calls EVP_rc4(), to rc4tune, also with the legacy provider loaded;
-#  - so does it for Python's cryptography (ARC4), where installed.
+#  - so does it for Python's cryptography (ARC4) and for Node.js (through
+#    nodejs_conf), where installed.
 # The snippet is used as built, but for its module line, which names the
 # installed module: here it names the one in the build tree.  Pieces that
-# are missing (the legacy module, python3's cryptography) are skipped,
+# are missing (the legacy module, python3's cryptography, node) are skipped,
 # saying why.
 #
 # Environment (make check sets it): RC4TUNE_PROVIDER_DIR, RC4TUNE_SNIPPET,
@@ -242,6 +243,32 @@ for py in /usr/bin/python3 "$(command -v python3)"; do
 		ok "$py cryptography $ver: ARC4 by rc4tune with OPENSSL_CONF=snippet"
 	fi
 done
+
+# --- Node.js: it reads nodejs_conf, not openssl_conf ------------------------
+# The snippet alone and .include'd; node may carry its own static OpenSSL
+# (NodeSource's), which loads the module without a second libcrypto.
+cat >"$tmp/rc4.js" <<'EOF'
+const fs = require('fs');
+const c = require('crypto').createCipheriv('rc4', Buffer.from(process.argv[2], 'hex'), null);
+process.stdout.write(Buffer.concat([c.update(fs.readFileSync(0)), c.final()]));
+EOF
+if ! command -v node >/dev/null; then
+	note_skip "no node (Debian: nodejs)"
+else
+	nodever="node $(node --version) with OpenSSL $(node -p process.versions.openssl 2>/dev/null)"
+	for conf in snippet system; do
+		[ -f "$tmp/$conf.cnf" ] || continue
+		run env OPENSSL_CONF="$tmp/$conf.cnf" RC4TUNE_DEBUG=1 node \
+			"$tmp/rc4.js" "$key" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+		if ! cmp -s "$tmp/out" "$tmp/want"; then
+			fail "$nodever, $conf.cnf: wrong bytes"; cat "$tmp/err"
+		elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
+			fail "$nodever, $conf.cnf: rc4tune not used (no librc4tune trail)"; cat "$tmp/err"
+		else
+			ok "$nodever: RC4 by rc4tune with OPENSSL_CONF=$conf.cnf"
+		fi
+	done
+fi
 
 [ $fails -eq 0 ] || exit 1
 exit 0
