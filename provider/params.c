@@ -30,35 +30,17 @@ static int get_u64(const OSSL_PARAM *p, uint64_t *val)
 	if (p->data == NULL ||
 	    (!is_signed && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER))
 		return 0;
+	/* each native integer size, read as itself and as its signed twin */
+#define READ(type, stype) { type v; memcpy(&v, p->data, sizeof v); \
+		u = v; s = (stype)v; break; }
 	switch (p->data_size) {
-	case 1: {
-		uint8_t v;
-		memcpy(&v, p->data, 1);
-		u = v;
-		s = (int8_t)v;
-		break;
+	case 1: READ(uint8_t, int8_t)
+	case 2: READ(uint16_t, int16_t)
+	case 4: READ(uint32_t, int32_t)
+	case 8: READ(uint64_t, int64_t)
+	default: return 0;
 	}
-	case 2: {
-		uint16_t v;
-		memcpy(&v, p->data, 2);
-		u = v;
-		s = (int16_t)v;
-		break;
-	}
-	case 4: {
-		uint32_t v;
-		memcpy(&v, p->data, 4);
-		u = v;
-		s = (int32_t)v;
-		break;
-	}
-	case 8:
-		memcpy(&u, p->data, 8);
-		s = (int64_t)u;
-		break;
-	default:
-		return 0;
-	}
+#undef READ
 	if (is_signed && s < 0)
 		return 0;
 	*val = u;
@@ -85,18 +67,16 @@ static int set_u64(OSSL_PARAM *p, uint64_t val)
 	p->return_size = n;
 	if (p->data == NULL)
 		return 1;
-	if (n == 1) {
-		uint8_t v = (uint8_t)val;
-		memcpy(p->data, &v, n);
-	} else if (n == 2) {
-		uint16_t v = (uint16_t)val;
-		memcpy(p->data, &v, n);
-	} else if (n == 4) {
-		uint32_t v = (uint32_t)val;
-		memcpy(p->data, &v, n);
-	} else {
-		memcpy(p->data, &val, n);
-	}
+#define WRITE(type) { type v = (type)val; memcpy(p->data, &v, sizeof v); }
+	if (n == 1)
+		WRITE(uint8_t)
+	else if (n == 2)
+		WRITE(uint16_t)
+	else if (n == 4)
+		WRITE(uint32_t)
+	else
+		WRITE(uint64_t)
+#undef WRITE
 	return 1;
 }
 

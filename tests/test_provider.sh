@@ -216,6 +216,23 @@ else
 	note_skip "no system openssl.cnf at $sys to .include the snippet into"
 fi
 
+# by_rc4tune WHAT CONF PROGRAM...: PROGRAM, with OPENSSL_CONF=CONF, turns
+# $tmp/in into $tmp/want, and the library's trail shows rc4tune did it.
+by_rc4tune() {
+	what=$1 conf=$2
+	shift 2
+	run env OPENSSL_CONF="$conf" RC4TUNE_DEBUG=1 "$@" \
+		<"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	if ! cmp -s "$tmp/out" "$tmp/want"; then
+		fail "$what, OPENSSL_CONF=${conf##*/}: wrong bytes"; cat "$tmp/err"
+	elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
+		fail "$what, OPENSSL_CONF=${conf##*/}: rc4tune not used (no librc4tune trail)"
+		cat "$tmp/err"
+	else
+		ok "$what by rc4tune with OPENSSL_CONF=${conf##*/}"
+	fi
+}
+
 # --- Python's cryptography (it loads legacy itself) ------------------------
 cat >"$tmp/arc4.py" <<'EOF'
 import sys, warnings
@@ -233,15 +250,8 @@ for py in /usr/bin/python3 "$(command -v python3)"; do
 	pythons="$pythons $py"
 	ver=$("$py" -c 'import cryptography; from cryptography.hazmat.backends.openssl.backend import backend; print(cryptography.__version__, "with", backend.openssl_version_text())' 2>/dev/null) ||
 		{ note_skip "$py has no cryptography module (Debian: python3-cryptography)"; continue; }
-	run env OPENSSL_CONF="$tmp/snippet.cnf" RC4TUNE_DEBUG=1 "$py" \
-		"$tmp/arc4.py" "$key" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
-	if ! cmp -s "$tmp/out" "$tmp/want"; then
-		fail "$py cryptography $ver: wrong bytes"; cat "$tmp/err"
-	elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
-		fail "$py cryptography $ver: rc4tune not used (no librc4tune trail)"; cat "$tmp/err"
-	else
-		ok "$py cryptography $ver: ARC4 by rc4tune with OPENSSL_CONF=snippet"
-	fi
+	by_rc4tune "$py cryptography $ver: ARC4" "$tmp/snippet.cnf" \
+		"$py" "$tmp/arc4.py" "$key"
 done
 
 # --- Node.js: it reads nodejs_conf, not openssl_conf ------------------------
@@ -258,15 +268,7 @@ else
 	nodever="node $(node --version) with OpenSSL $(node -p process.versions.openssl 2>/dev/null)"
 	for conf in snippet system; do
 		[ -f "$tmp/$conf.cnf" ] || continue
-		run env OPENSSL_CONF="$tmp/$conf.cnf" RC4TUNE_DEBUG=1 node \
-			"$tmp/rc4.js" "$key" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
-		if ! cmp -s "$tmp/out" "$tmp/want"; then
-			fail "$nodever, $conf.cnf: wrong bytes"; cat "$tmp/err"
-		elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
-			fail "$nodever, $conf.cnf: rc4tune not used (no librc4tune trail)"; cat "$tmp/err"
-		else
-			ok "$nodever: RC4 by rc4tune with OPENSSL_CONF=$conf.cnf"
-		fi
+		by_rc4tune "$nodever: RC4" "$tmp/$conf.cnf" node "$tmp/rc4.js" "$key"
 	done
 fi
 
