@@ -1,7 +1,7 @@
 # .ci/apt.sh: sourced by .ci/cross and .ci/deb, which set suite (the Debian
 # suite, e.g. bookworm), out (a directory for apt.log), CI_MIRROR (empty, or
-# the archive to use) and say (print a line).
-#
+# the archive to use) and say (print a line); need sets why for them.
+# shellcheck disable=SC2154,SC2034
 # The archive this machine's apt uses for $suite: the first URI of a deb
 # line or deb822 stanza that lists the suite.  Nothing is hard-coded.
 mirror() {
