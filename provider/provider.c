@@ -7,9 +7,9 @@
  * Written from provider(7), provider-base(7), provider-cipher(7) and
  * OSSL_PARAM(3).  Errors go to the core through the upcalls it hands to
  * OSSL_provider_init: the core's libcrypto may not be the one this module
- * links (a program with its own copy), so this module keeps no libcrypto
- * state and uses libcrypto only for its stateless helpers (OSSL_PARAM_*,
- * OPENSSL_cleanse). */
+ * links (a program with its own copy, static or not), so this module
+ * imports nothing from libcrypto: its headers only, the core's upcalls,
+ * and params.c for OSSL_PARAM. */
 #include <config.h>
 
 #include <pthread.h>
@@ -21,9 +21,9 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include "params.h"
 #include "rc4tune.h"
 
 /* Reason codes of this module's errors; texts in reasons[] below. */
@@ -131,7 +131,7 @@ static void freectx(void *vctx)
 {
 	if (vctx == NULL)
 		return;
-	OPENSSL_cleanse(vctx, sizeof(struct ctx));
+	explicit_bzero(vctx, sizeof(struct ctx));
 	free(vctx);
 }
 
@@ -161,10 +161,10 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		return 0;
 	if (params == NULL)
 		return 1;
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+	p = param_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
 	if (p != NULL) {
 		size_t n;
-		if (!OSSL_PARAM_get_size_t(p, &n)) {
+		if (!param_get_size_t(p, &n)) {
 			RAISE(c->prov, R_BAD_PARAM, "%s", p->key);
 			return 0;
 		}
@@ -174,17 +174,17 @@ static int set_ctx_params(void *vctx, const OSSL_PARAM params[])
 		}
 		c->keylen = n;
 	}
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
-	if (p != NULL && !OSSL_PARAM_get_uint(p, &c->padding)) {
+	p = param_locate_const(params, OSSL_CIPHER_PARAM_PADDING);
+	if (p != NULL && !param_get_uint(p, &c->padding)) {
 		RAISE(c->prov, R_BAD_PARAM, "%s", p->key);
 		return 0;
 	}
 	/* libssl hands record processing (MAC removal) to a provider's stream
 	 * cipher through these; without them it would get records unchecked,
 	 * so refuse: a TLS RC4 suite fails at the handshake instead. */
-	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
+	p = param_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION);
 	if (p == NULL)
-		p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE);
+		p = param_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE);
 	if (p != NULL) {
 		RAISE(c->prov, R_TLS, "%s", p->key);
 		return 0;
@@ -308,17 +308,17 @@ static int get_params(OSSL_PARAM params[], size_t keylen)
 	OSSL_PARAM *p;
 
 	/* a stream cipher, no flags: as OpenSSL's own RC4 reports */
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL &&
-	    !OSSL_PARAM_set_uint(p, EVP_CIPH_STREAM_CIPHER))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL &&
+	    !param_set_uint(p, EVP_CIPH_STREAM_CIPHER))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-	    !OSSL_PARAM_set_size_t(p, keylen))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+	    !param_set_size_t(p, keylen))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-	    !OSSL_PARAM_set_size_t(p, 0))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
+	    !param_set_size_t(p, 0))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL &&
-	    !OSSL_PARAM_set_size_t(p, 1))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL &&
+	    !param_set_size_t(p, 1))
 		return 0;
 	static const char *const zero[] = {
 		OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CUSTOM_IV,
@@ -326,8 +326,8 @@ static int get_params(OSSL_PARAM params[], size_t keylen)
 		OSSL_CIPHER_PARAM_HAS_RAND_KEY
 	};
 	for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
-		if ((p = OSSL_PARAM_locate(params, zero[i])) != NULL &&
-		    !OSSL_PARAM_set_int(p, 0))
+		if ((p = param_locate(params, zero[i])) != NULL &&
+		    !param_set_int(p, 0))
 			return 0;
 	return 1;
 }
@@ -368,14 +368,14 @@ static int get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 	if (c == NULL)
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-	    !OSSL_PARAM_set_size_t(p, c->keylen))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+	    !param_set_size_t(p, c->keylen))
 		goto bad;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-	    !OSSL_PARAM_set_size_t(p, 0))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
+	    !param_set_size_t(p, 0))
 		goto bad;
-	if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL &&
-	    !OSSL_PARAM_set_uint(p, c->padding))
+	if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL &&
+	    !param_set_uint(p, c->padding))
 		goto bad;
 	return 1;
 bad:
@@ -490,22 +490,22 @@ static int prov_get_params(void *provctx, OSSL_PARAM params[])
 	struct prov *prov = provctx;
 	OSSL_PARAM *p;
 
-	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL &&
-	    !OSSL_PARAM_set_utf8_ptr(p, "rc4tune: RC4 by librc4tune"))
+	if ((p = param_locate(params, OSSL_PROV_PARAM_NAME)) != NULL &&
+	    !param_set_utf8_ptr(p, "rc4tune: RC4 by librc4tune"))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != NULL &&
-	    !OSSL_PARAM_set_utf8_ptr(p, PACKAGE_VERSION))
+	if ((p = param_locate(params, OSSL_PROV_PARAM_VERSION)) != NULL &&
+	    !param_set_utf8_ptr(p, PACKAGE_VERSION))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL &&
-	    !OSSL_PARAM_set_int(p, 1))
+	if ((p = param_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL &&
+	    !param_set_int(p, 1))
 		return 0;
 	/* The library selects at its first use; asking for the kernel is one. */
-	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+	p = param_locate(params, OSSL_PROV_PARAM_BUILDINFO);
 	if (p != NULL &&
-	    !OSSL_PARAM_set_utf8_ptr(p, buildinfo(prov, rc4tune_kernel_name())))
+	    !param_set_utf8_ptr(p, buildinfo(prov, rc4tune_kernel_name())))
 		return 0;
-	if ((p = OSSL_PARAM_locate(params, PARAM_KERNEL)) != NULL &&
-	    !OSSL_PARAM_set_utf8_ptr(p, rc4tune_kernel_name()))
+	if ((p = param_locate(params, PARAM_KERNEL)) != NULL &&
+	    !param_set_utf8_ptr(p, rc4tune_kernel_name()))
 		return 0;
 	return 1;
 }

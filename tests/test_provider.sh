@@ -8,10 +8,11 @@
 #  - the configuration snippet alone (OPENSSL_CONF, or .include'd at the end
 #    of a copy of the system's openssl.cnf) switches evp_rc4, a program that
 #    only calls EVP_rc4(), to rc4tune, also with the legacy provider loaded;
-#  - so does it for Python's cryptography (ARC4), where installed.
+#  - so does it for Python's cryptography (ARC4) and for Node.js (through
+#    nodejs_conf), where installed.
 # The snippet is used as built, but for its module line, which names the
 # installed module: here it names the one in the build tree.  Pieces that
-# are missing (the legacy module, python3's cryptography) are skipped,
+# are missing (the legacy module, python3's cryptography, node) are skipped,
 # saying why.
 #
 # Environment (make check sets it): RC4TUNE_PROVIDER_DIR, RC4TUNE_SNIPPET,
@@ -28,12 +29,26 @@ elf() { od -An -tx1 -j4 -N1 "$1"; od -An -tx1 -j18 -N2 "$1"; }
 	skip "the module is built for another machine than this openssl command (a cross build)"
 [ -f "$RC4TUNE_PROVIDER_DIR/rc4tune.so" ] || skip "no $RC4TUNE_PROVIDER_DIR/rc4tune.so"
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
+
+# --- nothing from libcrypto at run time -------------------------------------
+# A program with its own static OpenSSL (NodeSource's node, Python wheels)
+# loads the module: a libcrypto it needed would be a second one in the process.
+so=$RC4TUNE_PROVIDER_DIR/rc4tune.so
+if ! command -v readelf >/dev/null; then
+	echo "SKIP: no readelf (Debian: binutils) to list the module's imports"
+elif readelf -d "$so" | grep -q 'NEEDED.*libcrypto' ||
+     readelf --dyn-syms -W "$so" | awk '$7 == "UND"' | grep -E ' (OSSL|OPENSSL|CRYPTO|ERR|EVP)_'; then
+	fail "rc4tune.so needs libcrypto:"; readelf -d "$so" | grep NEEDED
+else
+	ok "rc4tune.so needs nothing from libcrypto: $(readelf -d "$so" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+fi
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 # a part that cannot run here: said in the log, the rest still runs
 note_skip() { echo "SKIP: $*"; }
 unset OPENSSL_MODULES RC4TUNE_DEBUG RC4TUNE_KERNEL
@@ -201,6 +216,23 @@ else
 	note_skip "no system openssl.cnf at $sys to .include the snippet into"
 fi
 
+# by_rc4tune WHAT CONF PROGRAM...: PROGRAM, with OPENSSL_CONF=CONF, turns
+# $tmp/in into $tmp/want, and the library's trail shows rc4tune did it.
+by_rc4tune() {
+	what=$1 conf=$2
+	shift 2
+	run env OPENSSL_CONF="$conf" RC4TUNE_DEBUG=1 "$@" \
+		<"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	if ! cmp -s "$tmp/out" "$tmp/want"; then
+		fail "$what, OPENSSL_CONF=${conf##*/}: wrong bytes"; cat "$tmp/err"
+	elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
+		fail "$what, OPENSSL_CONF=${conf##*/}: rc4tune not used (no librc4tune trail)"
+		cat "$tmp/err"
+	else
+		ok "$what by rc4tune with OPENSSL_CONF=${conf##*/}"
+	fi
+}
+
 # --- Python's cryptography (it loads legacy itself) ------------------------
 cat >"$tmp/arc4.py" <<'EOF'
 import sys, warnings
@@ -218,16 +250,27 @@ for py in /usr/bin/python3 "$(command -v python3)"; do
 	pythons="$pythons $py"
 	ver=$("$py" -c 'import cryptography; from cryptography.hazmat.backends.openssl.backend import backend; print(cryptography.__version__, "with", backend.openssl_version_text())' 2>/dev/null) ||
 		{ note_skip "$py has no cryptography module (Debian: python3-cryptography)"; continue; }
-	run env OPENSSL_CONF="$tmp/snippet.cnf" RC4TUNE_DEBUG=1 "$py" \
-		"$tmp/arc4.py" "$key" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
-	if ! cmp -s "$tmp/out" "$tmp/want"; then
-		fail "$py cryptography $ver: wrong bytes"; cat "$tmp/err"
-	elif ! grep -q '^librc4tune: chosen: ' "$tmp/err"; then
-		fail "$py cryptography $ver: rc4tune not used (no librc4tune trail)"; cat "$tmp/err"
-	else
-		ok "$py cryptography $ver: ARC4 by rc4tune with OPENSSL_CONF=snippet"
-	fi
+	by_rc4tune "$py cryptography $ver: ARC4" "$tmp/snippet.cnf" \
+		"$py" "$tmp/arc4.py" "$key"
 done
+
+# --- Node.js: it reads nodejs_conf, not openssl_conf ------------------------
+# The snippet alone and .include'd; node may carry its own static OpenSSL
+# (NodeSource's), which loads the module without a second libcrypto.
+cat >"$tmp/rc4.js" <<'EOF'
+const fs = require('fs');
+const c = require('crypto').createCipheriv('rc4', Buffer.from(process.argv[2], 'hex'), null);
+process.stdout.write(Buffer.concat([c.update(fs.readFileSync(0)), c.final()]));
+EOF
+if ! command -v node >/dev/null; then
+	note_skip "no node (Debian: nodejs)"
+else
+	nodever="node $(node --version) with OpenSSL $(node -p process.versions.openssl 2>/dev/null)"
+	for conf in snippet system; do
+		[ -f "$tmp/$conf.cnf" ] || continue
+		by_rc4tune "$nodever: RC4" "$tmp/$conf.cnf" node "$tmp/rc4.js" "$key"
+	done
+fi
 
 [ $fails -eq 0 ] || exit 1
 exit 0
