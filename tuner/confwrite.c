@@ -324,7 +324,7 @@ static double since(const struct timespec *t0)
  * system without locks only warns. */
 static int take_lock(const struct confwrite *w)
 {
-	static const struct timespec poll = { 0, 10 * 1000 * 1000 };
+	static const struct timespec pause_for = { 0, 10 * 1000 * 1000 };
 	struct timespec t0;
 	struct stat st, named;
 
@@ -347,7 +347,7 @@ static int take_lock(const struct confwrite *w)
 			if (err != EWOULDBLOCK ||
 			    since(&t0) >= CONFWRITE_LOCK_WAIT)
 				break;
-			nanosleep(&poll, NULL);
+			nanosleep(&pause_for, NULL);
 			err = 0;
 		}
 		if (err == EWOULDBLOCK) {
