@@ -309,11 +309,14 @@ static int read_back(const char *file, void *arg)
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
 
-	return rc4_conf_read(file, section, &conf, NULL, why, sizeof why) == 0 &&
-			       strcmp(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name,
-				      section + 4) == 0
-		       ? 0
-		       : -1;
+	int r = rc4_conf_read(file, section, &conf, NULL, why, sizeof why);
+	const char *got = conf.value[RC4K_SINGLE][RC4_CONF_CPU].name;
+
+	if (r == 0 && strcmp(got, section + 4) == 0)
+		return 0;
+	fprintf(stderr, "[%s] read back: %s\n", section,
+		r != 0 ? why : got[0] ? got : "no kernel");
+	return -1;
 }
 
 /* Writers at once, each with its own CPU's section (a fleet file on shared
@@ -348,7 +351,7 @@ START_TEST(test_concurrent_writers)
 		int status;
 		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
 		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "writer %d failed", i);
+			      "writer %d failed (wait status 0x%x)", i, status);
 	}
 	for (int i = 0; i < WRITERS; i++)
 		for (int r = 0; r < ROUNDS; r++) {

@@ -338,7 +338,16 @@ static int take_lock(const struct confwrite *w)
 		if (fd < 0)
 			return fail(w->path, w->lock, errno);
 		int err = 0;
-		if (fstat(fd, &st) != 0 || lock_ok(w, &st) != 0) {
+		if (fstat(fd, &st) != 0) {
+			close(fd);
+			return fail(w->path, w->lock, errno);
+		}
+		/* removed since we opened it, by the run letting go */
+		if (st.st_nlink == 0) {
+			close(fd);
+			continue;
+		}
+		if (lock_ok(w, &st) != 0) {
 			close(fd);
 			return -1;
 		}
