@@ -157,8 +157,10 @@ bound=10
 # now_ms: a monotonic-enough clock for comparing runs with each other.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # hold USER ARGS...: holdlocks ARGS as USER (root or nobody) in the
-# background, $holder; back once it holds all it can.
+# background, $holder; back once it holds all it can (its "ready", not
+# the last one's: the background shell truncates the file when it runs).
 hold() {
+	rm -f "$tmp/held"
 	if [ "$1" = root ]; then
 		shift
 		"$HOLDLOCKS" "$@" >"$tmp/held" &
@@ -168,7 +170,7 @@ hold() {
 			"$HOLDLOCKS" "$@" >"$tmp/held" &
 	fi
 	holder=$!
-	while ! grep -q '^ready$' "$tmp/held"; do
+	while ! grep -qs '^ready$' "$tmp/held"; do
 		kill -0 $holder 2>/dev/null || { fail "holdlocks died"; return; }
 		sleep 0.05
 	done
