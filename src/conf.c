@@ -270,6 +270,7 @@ static int on_entry(void *user, const char *section, const char *name,
 	if (r->hooks != NULL && r->hooks->entry != NULL)
 		r->hooks->entry(r->hooks->arg, r->line, sec, name, value);
 	int slot = strcmp(sec, "default") == 0 ? RC4_CONF_DEFAULT
+		   : strcmp(sec, "pin") == 0	  ? RC4_CONF_PIN
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;

@@ -27,12 +27,14 @@
  * RC4_CONF_DEFAULT_PATH: what the library reads. */
 const char *rc4_conf_path(void);
 
-/* The sections that speak for this CPU, first to last in precedence. */
-enum { RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
+/* The sections that speak for this CPU, first to last in precedence:
+ * the sysadmin's machine-wide [pin], which no tuner run writes; this
+ * CPU's [cpu ...]; [default]. */
+enum { RC4_CONF_PIN, RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
 
 /* What a file says for one CPU: for each kind of kernel, the last value
- * of its key (rc4k_kinds[].key) in this CPU's section and in [default]
- * ("" and line 0 when there is none). */
+ * of its key (rc4k_kinds[].key) in [pin], this CPU's section and
+ * [default] ("" and line 0 when there is none). */
 struct rc4_conf {
 	struct rc4_conf_value {
 		char name[RC4_CONF_MAX_LINE + 1];

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
+#include "select.h"
 
 /* A row; the tables end with a row whose kernels are NULL. */
 struct rule {
@@ -120,10 +121,23 @@ static const struct rule single_rules[] = {
 	{ NULL, 0, 0, 0, 0, { NULL }, NULL },
 };
 
-/* A kind without a table (batch kernels, so far) has no rules: the tuner's
- * measurement or the portable default decides. */
+static const struct rule batch_rules[] = {
+	/* Zen 3 to Zen 5, and (AMD's newest measured rule) every later
+	 * family.  Evidence: the tuner's batch table (rc4tune --speed) on
+	 * AMD family 25 model 17 (Zen 4): char-8lane-asm best, char-8lane
+	 * 0.70-0.76 of it; on family 26 model 2 (Zen 5): char-8lane-asm
+	 * best, char-8lane 0.85 of it (README's example run). */
+	{ "AuthenticAMD", 25, INT_MAX, 0, INT_MAX,
+	  { "char-8lane-asm", "char-8lane" },
+	  "AMD family 25 and later (Zen 3 onwards): 8 streams in the "
+	  "assembly loop (measured 1.3x-1.4x char-8lane on Zen 4)" },
+
+	{ NULL, 0, 0, 0, 0, { NULL }, NULL },
+};
+
 static const struct rule *const tables[RC4K_KINDS] = {
 	[RC4K_SINGLE] = single_rules,
+	[RC4K_BATCH] = batch_rules,
 };
 
 const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
@@ -152,15 +166,22 @@ const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 	return NULL;
 }
 
-const char *rc4_heuristic(enum rc4k_kind kind, const struct rc4_cpu *cpu,
-			  const char **rule)
+const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
+					   const struct rc4_cpu *cpu, bool here,
+					   rc4_find_fn *find, const char **rule,
+					   rc4_skip_fn *skipped, void *arg)
 {
 	const char *const *names = rc4_heuristic_rule(kind, cpu, rule);
 
 	for (; names && *names; names++) {
-		const struct rc4k_info *k = rc4k_find(kind, *names);
-		if (k != NULL && rc4k_usable(k))
-			return *names;
+		const struct rc4k_info *k = find(kind, *names);
+		const char *why = k == NULL ? "not in this build"
+				  : here    ? rc4_refused(k)
+					    : NULL;
+		if (why == NULL)
+			return k;
+		if (skipped != NULL)
+			skipped(arg, *names, why, names[1] != NULL);
 	}
 	return NULL;
 }

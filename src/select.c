@@ -137,35 +137,39 @@ static const char *from_cpu_section(struct sel *s)
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
+static const char *from_pin(struct sel *s)
+{
+	return from_conf(s, RC4_CONF_PIN, "pin");
+}
+
 static const char *from_default(struct sel *s)
 {
 	return from_conf(s, RC4_CONF_DEFAULT, "default");
 }
 
-/* The rule's kernels in turn: one this build lacks (x86-64 assembly
- * elsewhere), this CPU cannot run or that fails its self-test gives way to
- * the next, as the trail says. */
+static void skipped(void *arg, const char *name, const char *why, bool more)
+{
+	say(arg, "heuristic: \"%s\": %s; %s", name, why,
+	    more ? "the next" : "none left");
+}
+
+/* The rule's kernels in turn (rc4_heuristic_walk), as the trail says. */
 static const char *from_heuristic(struct sel *s)
 {
 	const char *rule;
-	const char *const *names = rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 
+	/* the rule first, then what the walk passes over */
+	rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 	say(s, "heuristic: %s", rule);
+	const struct rc4k_info *k = rc4_heuristic_walk(
+		s->kind, s->in->cpu, true, s->in->find, NULL, skipped, s);
 	snprintf(s->step, sizeof s->step, "heuristic");
-	for (; names && *names; names++) {
-		const struct rc4k_info *k = s->in->find(s->kind, *names);
-		const char *why = k ? rc4_refused(k) : "not in this build";
-		if (why == NULL)
-			return *names;
-		say(s, "heuristic: \"%s\": %s; %s", *names, why,
-		    names[1] ? "the next" : "none left");
-	}
-	return NULL;
+	return k ? k->name : NULL;
 }
 
 /* The precedence, first to last; the portable default comes after. */
 static const char *(*const precedence[])(struct sel *) = {
-	from_env, from_cpu_section, from_default, from_heuristic,
+	from_env, from_pin, from_cpu_section, from_default, from_heuristic,
 };
 
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,

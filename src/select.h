@@ -1,6 +1,6 @@
 /* select.h - which kernel of a kind new keys use, and why: the precedence
- * of env > this CPU's section > [default] > heuristic > portable default,
- * written once for every kind. */
+ * of env > [pin] > this CPU's section > [default] > heuristic > portable
+ * default, written once for every kind. */
 #ifndef RC4_SELECT_H
 #define RC4_SELECT_H
 

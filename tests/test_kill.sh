@@ -18,7 +18,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # This CPU's section: the heuristic's line is "KERNEL<tab>SECTION: rule".
-section=$("$RC4TUNE" --heuristic 2>/dev/null | cut -f2 | sed 's/: .*//')
+section=$("$RC4TUNE" --heuristic 2>/dev/null | head -n 1 | cut -f2 | sed 's/: .*//')
 case $section in
 "cpu "*) ;;
 *) echo "SKIP: this CPU is not identified, --generate-conf cannot run"; exit 77 ;;
@@ -86,7 +86,7 @@ seeds=$(od -An -N"$((TRIALS * 2))" -tu2 /dev/urandom)
 for r in $seeds; do
 	delay=$(awk -v r="$r" -v s="$span" 'BEGIN {
 		f = r / 65535; printf "%.3f", (1 - (1 - f) * (1 - f)) * s * 1.2 / 1000 }')
-	"$RC4TUNE" --generate-conf --budget 0.2 --quiet --output "$conf" &
+	"$RC4TUNE" --generate-conf --force --budget 0.2 --quiet --output "$conf" &
 	pid=$!
 	sleep "$delay"
 	kill -KILL $pid 2>/dev/null
@@ -109,7 +109,7 @@ grep -q "config .*rc4tune.conf: read" "$tmp/explain" &&
 	[ "$(head -n 1 "$tmp/explain")" = int-1x ] ||
 	{ fail "with leftover temporary files the library did not read the config"; cat "$tmp/explain"; }
 old=0 new=0
-"$RC4TUNE" --generate-conf --budget 0.2 --quiet --output "$conf" ||
+"$RC4TUNE" --generate-conf --force --budget 0.2 --quiet --output "$conf" ||
 	fail "a run after killed runs failed"
 check "the run after the killed ones"
 [ "$new" -gt 0 ] || fail "the run after the killed ones left the old file"

@@ -38,13 +38,16 @@ if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
 	echo "SKIP: this CPU is not identified: $(cat "$tmp/h")"
 	exit 77
 fi
-live=$(cut -f 2 "$tmp/h" | sed 's/: .*//')
+live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
 
-# A section an earlier, confident run wrote (the tuner's own comments).
-confident() {
-	printf '[default]\nkernel = int-8x\n\n[%s]\n; written by rc4tune\n; confidence: high\nkernel = %s\n' \
-		"$live" "$1" >"$2"
+# tuned KERNEL CONFIDENCE FILE: a section an earlier run wrote, with its
+# record, sealed by tests/seal.py (the format of rc4tune.conf(5)).
+tuned() {
+	printf '[default]\nkernel = int-8x\n\n[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n;@ result key=kernel value=%s confidence=%s why=%s\nkernel = %s\n' \
+		"$live" "$1" "$2" "$([ "$2" = high ] && echo - || echo busy)" "$1" >"$3"
+	python3 "$RC4TUNE_TEST_DATA/seal.py" "$3"
 }
+confident() { tuned "$1" high "$2"; }
 
 # --- the budget is wall-clock time, whatever the load ------------------
 # (not under an emulator, where the self-tests alone take seconds)
@@ -83,16 +86,20 @@ else
 fi
 
 # --- with no confident section, an uncertain result is written, marked --
-printf '[%s]\nkernel = int-1x\n' "$live" >"$tmp/new.conf" # hand-written
+# (the report says "confidence: high", the record "uncertain": the record
+# is what counts)
+tuned int-1x uncertain "$tmp/new.conf"
+sed -i 's/^\(;@ result.*\)$/\1\n; confidence: high/' "$tmp/new.conf"
 loaded --generate-conf --quiet --budget 0.3 --output "$tmp/new.conf" \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 stop_busy
 if [ $rc -eq 0 ] && grep -q '^; confidence: uncertain (' "$tmp/new.conf" &&
+	grep -q '^;@ result key=kernel value=[^ ]* confidence=uncertain why=[a-z]' "$tmp/new.conf" &&
 	! grep -q '^kernel = int-1x' "$tmp/new.conf" &&
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	grep -q "warning: the result is uncertain (.*): written to \[$live\]" "$tmp/err"; then
-	ok "uncertain run over a hand-written section: written, marked, said in --quiet"
+	ok "uncertain run over an uncertain section: written, marked in the record, said in --quiet"
 else
 	fail "uncertain written: rc=$rc"; cat "$tmp/err" "$tmp/new.conf"
 fi
@@ -115,17 +122,21 @@ rc=$?
 	grep -q "\[$live\] already has kernel = int-4x in $tmp/tuned.conf (line 7): nothing to do" "$tmp/out" &&
 	ok "--if-missing on a tuned CPU: nothing done, said" ||
 	{ fail "--if-missing tuned: rc=$rc"; cat "$tmp/out" "$tmp/err"; }
-for case in "no section:[default]\nkernel = int-8x\n" \
-	    "an unknown kernel:[$live]\nkernel = no-such\n"; do
-	what=${case%%:*}
-	printf "${case#*:}" >"$tmp/missing.conf"
-	"$RC4TUNE" --generate-conf --if-missing --quiet --budget 0.3 \
-		--output "$tmp/missing.conf" >/dev/null 2>&1
+for what in "no section" "an unknown kernel" "an uncertain section"; do
+	case $what in
+	no*) printf '[default]\nkernel = int-8x\n' >"$tmp/missing.conf" ;;
+	an\ unknown*) confident no-such "$tmp/missing.conf" ;;
+	*) tuned int-1x uncertain "$tmp/missing.conf" ;;
+	esac
+	"$RC4TUNE" --generate-conf --if-missing --budget 0.3 \
+		--output "$tmp/missing.conf" >"$tmp/out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && grep -q "^\[$live\]" "$tmp/missing.conf" &&
-		! grep -q 'no-such' "$tmp/missing.conf" &&
+		! grep -q '^kernel = \(no-such\|int-1x\)$' "$tmp/missing.conf" &&
+		{ [ "$what" != "an uncertain section" ] ||
+		  grep -q "is marked uncertain (busy): measuring again" "$tmp/out"; } &&
 		ok "--if-missing with $what: tuned" ||
-		{ fail "--if-missing with $what: rc=$rc"; cat "$tmp/missing.conf"; }
+		{ fail "--if-missing with $what: rc=$rc"; cat "$tmp/out" "$tmp/missing.conf"; }
 done
 
 # --- --explain: a file tuned on other CPUs only -------------------------

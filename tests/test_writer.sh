@@ -48,7 +48,7 @@ if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
 	echo "SKIP: this CPU is not identified: $(cat "$tmp/h")"
 	exit 77
 fi
-live=$(cut -f 2 "$tmp/h" | sed 's/: .*//')
+live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
 
 # --- symlinks another user planted are not followed -------------------
 if $root; then

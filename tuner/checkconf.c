@@ -131,7 +131,7 @@ static void enter_section(struct check *c, int line, const char *sec)
 			     "MODEL], single spaces, numbers in decimal "
 			     "or 0x and lowercase hex",
 			     sec);
-	} else if (strcmp(sec, "default") != 0) {
+	} else if (strcmp(sec, "default") != 0 && strcmp(sec, "pin") != 0) {
 		note(c, line, false, "unknown section [%s]: ignored", sec);
 	}
 	if (!room(c)) {
@@ -180,8 +180,8 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 }
 
 /* A kernel must exist in this build; where it applies to this CPU (its
- * own section, [default]) it must also run and pass its self-test here.
- * Sections of other CPUs may name kernels this CPU cannot run. */
+ * own section, [pin], [default]) it must also run and pass its self-test
+ * here.  Sections of other CPUs may name kernels this CPU cannot run. */
 static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 			 const char *sec, const char *value)
 {
@@ -194,7 +194,7 @@ static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 		     what, value, sec);
 		return;
 	}
-	if (strcmp(sec, "default") != 0 &&
+	if (strcmp(sec, "default") != 0 && strcmp(sec, "pin") != 0 &&
 	    (c->section == NULL || strcmp(sec, c->section) != 0))
 		return;
 	const char *why = rc4_refused(k);

@@ -555,19 +555,20 @@ static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 /* One read-merge-replace, under the lock; 2: the file appeared
  * meanwhile, again. */
 static int merge_once(struct confwrite *w, const char *section,
-		      const char *text, const struct confwrite_hooks *h)
+		      const struct confwrite_hooks *h)
 {
 	struct stat st;
-	char *old = NULL, *merged = NULL, tmp[PATH_MAX];
+	char *old = NULL, *text = NULL, *merged = NULL, tmp[PATH_MAX];
 	size_t len = 0, outlen;
 	int fd, tfd = -1, r = -1;
+	bool err = false;
 
 	if (open_live(w, &fd, &st) != 0)
 		return -1;
 	if (fd >= 0 && (old = read_old(w, fd, &len)) == NULL)
 		goto out;
-	if (h && h->replace && !h->replace(old ? old : "", len, h->arg)) {
-		r = 1;
+	if ((text = h->section(old ? old : "", len, &err, h->arg)) == NULL) {
+		r = err ? -1 : 1;
 		goto out;
 	}
 	merged = confwrite_merge(old ? old : "", len, section, text, w->path,
@@ -591,24 +592,29 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(merged);
+	free(text);
 	free(old);
 	return r;
 }
 
 int confwrite_commit(struct confwrite *w, const char *section,
-		     const char *text, const struct confwrite_hooks *hooks)
+		     const struct confwrite_hooks *hooks)
 {
 	int r, lock;
 
 	if (w->fd >= 0) {
+		bool err = false;
+		char *text = hooks->section("", 0, &err, hooks->arg);
+		if (text == NULL)
+			return err ? -1 : 1;
 		fflush(stdout); /* whatever stdout holds goes first */
-		if (write_all(w->fd, text, strlen(text)) != 0)
-			return fail(w->path, "write", errno);
-		return 0;
+		r = write_all(w->fd, text, strlen(text));
+		free(text);
+		return r != 0 ? fail(w->path, "write", errno) : 0;
 	}
 	if ((lock = take_lock(w)) < 0)
 		return -1;
-	while ((r = merge_once(w, section, text, hooks)) == 2)
+	while ((r = merge_once(w, section, hooks)) == 2)
 		;
 	drop_lock(w, lock);
 	return r;

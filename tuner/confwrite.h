@@ -27,11 +27,12 @@ struct confwrite {
 	int fd;
 };
 
-/* What the caller decides and checks while the file is locked. */
+/* What the caller decides and checks while the lock is held. */
 struct confwrite_hooks {
-	/* Given the file's bytes now (LEN 0: no file yet): false keeps the
-	 * file as it is. */
-	bool (*replace)(const char *old, size_t len, void *arg);
+	/* Given the file's bytes now (LEN 0: no file yet, or a device or
+	 * a pipe): the section to write, malloc'ed, or NULL to keep the file
+	 * as it is (*ERR set when that is a failure, said on stderr). */
+	char *(*section)(const char *old, size_t len, bool *err, void *arg);
 	/* After the new file is in place, still under the lock: 0, or -1
 	 * once the caller has said why the result is no good. */
 	int (*written)(const char *path, void *arg);
@@ -43,25 +44,27 @@ struct confwrite_hooks {
  * would refuse is not followed; a file with more than one hard link, one
  * larger than the library reads, a directory, a FIFO with no reader, an
  * unwritable directory, a name too long for its temporary file and a lock
- * file that is not the caller's alone (see confwrite.lock) are refused.  Devices and pipes are opened for writing here.  Returns 0, or
- * -1 after printing the path and the reason on stderr. */
+ * file that is not the caller's alone (see confwrite.lock) are refused.
+ * Devices and pipes are opened for writing here.  Returns 0, or -1 after
+ * printing the path and the reason on stderr. */
 int confwrite_open(struct confwrite *w, const char *path);
 
-/* Replace the section named SECTION in W's file by TEXT (see
- * confwrite_merge), or add it, holding W's lock file from reading the file
- * until HOOKS->written has run: other runs of the caller wait for it, at
- * most CONFWRITE_LOCK_WAIT seconds (then -1, nothing written), so no
- * section is lost and each reads back its own result.  A merged file that
- * the library would refuse (rc4_conf_check) is not written (-1).  A new
- * file is the caller's, mode 0644; a replaced one keeps its mode less
- * group and other write (with a warning) and, as root, its group.  The
- * temporary file is in the same directory: fsync, rename, fsync of the
- * directory (a failure there is a warning: the new file is in place).
- * Devices and pipes get TEXT alone.  Returns 0 when written, 1 when
- * HOOKS->replace kept the file, -1 after saying why on stderr (the old
+/* Replace the section named SECTION in W's file by the text
+ * HOOKS->section gives (see confwrite_merge), or add it, holding W's lock
+ * file from reading the file until HOOKS->written has run: other runs of
+ * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
+ * nothing written), so no section is lost and each reads back its own
+ * result.  A merged file that the library would refuse (rc4_conf_check)
+ * is not written (-1).  A new file is the caller's, mode 0644; a replaced
+ * one keeps its mode less group and other write (with a warning) and, as
+ * root, its group.  The temporary file is in the same directory: fsync,
+ * rename, fsync of the directory (a failure there is a warning: the new
+ * file is in place).
+ * Devices and pipes get the text alone.  Returns 0 when written, 1 when
+ * HOOKS->section kept the file, -1 after saying why on stderr (the old
  * file is then untouched, unless HOOKS->written failed). */
 int confwrite_commit(struct confwrite *w, const char *section,
-		     const char *text, const struct confwrite_hooks *hooks);
+		     const struct confwrite_hooks *hooks);
 
 void confwrite_close(struct confwrite *w);
 

@@ -11,6 +11,7 @@
 #include "cpuid.h"
 #include "explain.h"
 #include "heuristic.h"
+#include "record.h"
 #include "select.h"
 
 int explain_list(void)
@@ -26,6 +27,62 @@ int explain_list(void)
 		       rc4k_usable(*k) ? "usable" : "unusable",
 		       rc4k_kinds[(*k)->kind].tag, (*k)->summary);
 	return EXIT_SUCCESS;
+}
+
+/* record_walk's callback: for the sections wanted, whose they are. */
+struct walk {
+	const char *prefix, *path;
+	const char *section; /* NULL: every [cpu ...] and [pin] */
+};
+
+/* Whose section NAME (at LINE of w->path) is, as one line to stdout: a
+ * person's, pinned, or the tuner's with each key's confidence. */
+static void owner_line(const struct walk *w, int line, const char *name,
+		       const struct record *r)
+{
+	printf("%s%s:%d: [%s]: ", w->prefix, w->path, line, name);
+	if (strcmp(name, "pin") == 0) {
+		printf("pinned: outranks every [cpu ...] section; no tuner "
+		       "run changes it\n");
+		return;
+	}
+	printf("%s", record_owner_name(r->owner));
+	if (r->owner == RECORD_TUNER) {
+		printf(" (rc4tune %s, %s", r->by, r->at);
+		for (int k = 0; k < RC4K_KINDS; k++)
+			if (r->key[k].present)
+				printf("; %s %s%s%s%s", rc4k_kinds[k].key,
+				       r->key[k].uncertain ? "uncertain"
+							   : "confident",
+				       r->key[k].uncertain ? " (" : "",
+				       r->key[k].uncertain ? r->key[k].why : "",
+				       r->key[k].uncertain ? ")" : "");
+		printf(")");
+	}
+	printf("\n");
+}
+
+static void on_section(void *arg, int line, const char *name,
+		       const struct record *r)
+{
+	const struct walk *w = arg;
+
+	if (strcmp(name, "pin") == 0 ||
+	    (w->section ? strcmp(name, w->section) == 0
+			: strncmp(name, "cpu ", 4) == 0))
+		owner_line(w, line, name, r);
+}
+
+/* Whose the sections of PATH are that speak for SECTION (NULL: all). */
+static void owners(const char *path, const char *prefix, const char *section)
+{
+	size_t len;
+	char *buf = record_load(path, &len);
+	struct walk w = { prefix, path, section };
+
+	if (buf != NULL)
+		record_walk(buf, len, on_section, &w);
+	free(buf);
 }
 
 int explain_choice(void)
@@ -44,7 +101,29 @@ int explain_choice(void)
 		printf("%s\n", chosen->name);
 		rc4_trail_print(stdout, "  ", trail);
 	}
+	if (in.cpu != NULL) {
+		char section[RC4_SECTION_MAX];
+		rc4_cpu_section(in.cpu, section);
+		owners(in.conf, "config ", section);
+	}
 	return EXIT_SUCCESS;
+}
+
+/* The kernels a walk passed over, as "; NAME: WHY" after each other. */
+struct passed {
+	char text[512];
+	size_t n;
+};
+
+static void passed_over(void *arg, const char *name, const char *why,
+			bool more)
+{
+	struct passed *p = arg;
+
+	(void)more;
+	if (p->n < sizeof p->text)
+		p->n += (size_t)snprintf(p->text + p->n, sizeof p->text - p->n,
+					 "; %s: %s", name, why);
 }
 
 int explain_heuristic(const char *dump)
@@ -59,31 +138,23 @@ int explain_heuristic(const char *dump)
 			why);
 		return EXIT_FAILURE;
 	}
-	const char *const *names = rc4_heuristic_rule(RC4K_SINGLE, &cpu, &rule);
-	const char *chosen = NULL;
-	char skipped[512] = "";
-	size_t n = 0;
-
-	/* as the library takes them: one this build lacks, or (for this
-	 * CPU; a dump's CPU is not here to ask) one this CPU cannot run,
-	 * gives way to the next, and in the end to the portable default */
-	for (; names && *names && chosen == NULL; names++) {
-		const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, *names);
-		const char *no = k == NULL ? "not in this build"
-				 : dump == NULL ? rc4_refused(k)
-						: NULL;
-		if (no == NULL)
-			chosen = *names;
-		else if (n < sizeof skipped)
-			n += (size_t)snprintf(skipped + n, sizeof skipped - n,
-					      "; %s: %s", *names, no);
-	}
 	rc4_cpu_section(&cpu, section);
-	/* the name first, always a kernel this build has: what the library
-	 * would use */
-	printf("%s\t%s: %s%s%s\n",
-	       chosen ? chosen : rc4k_kinds[RC4K_SINGLE].fallback->name, section,
-	       rule, skipped, chosen ? "" : "; the portable default");
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		struct passed p = { "", 0 };
+		/* as the library walks the rule, but a dump's CPU is not here
+		 * to ask what it runs */
+		const struct rc4k_info *chosen = rc4_heuristic_walk(
+			(enum rc4k_kind)k, &cpu, dump == NULL, rc4k_find, &rule,
+			passed_over, &p);
+		/* the name first, always a kernel this build has: what the
+		 * library would use; then each other kind's, after its key */
+		if (k > 0)
+			printf("%s ", rc4k_kinds[k].key);
+		printf("%s\t%s: %s%s%s\n",
+		       chosen ? chosen->name : rc4k_kinds[k].fallback->name,
+		       section, rule, p.text,
+		       chosen ? "" : "; the portable default");
+	}
 	return EXIT_SUCCESS;
 }
 
@@ -139,6 +210,7 @@ int explain_check_conf(const char *file)
 				"file\n", why);
 		return EXIT_FAILURE;
 	}
+	owners(c.path, "", NULL);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",
 	       c.warnings, c.warnings == 1 ? "" : "s");

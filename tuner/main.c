@@ -18,7 +18,7 @@ enum { EXIT_USAGE = 2 };
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rc4tune --generate-conf [--if-missing] [--output FILE] "
+		"Usage: rc4tune --generate-conf [--if-missing] [--force] [--output FILE] "
 		"[OPTION...]\n"
 		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
 		"       rc4tune --list\n"
@@ -30,7 +30,9 @@ static void usage(FILE *f)
 		"  -g, --generate-conf   time every kernel; write the fastest to\n"
 		"                        this CPU's section of the config\n"
 		"      --if-missing      ... unless that section already names\n"
-		"                        a kernel the library uses\n"
+		"                        a confident kernel the library uses\n"
+		"      --force           ... replacing a section a person\n"
+		"                        wrote or edited\n"
 		"  -o, --output FILE     that config (default "
 		SYSCONFDIR "/rc4tune.conf);\n"
 		"                        - for stdout\n"
@@ -124,6 +126,9 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 'M':
 		c->o.if_missing = true;
 		return 0;
+	case 'F':
+		c->o.force = true;
+		return 0;
 	case 'C':
 		c->conf_file = arg;
 		/* fall through */
@@ -175,9 +180,9 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
 		return EXIT_USAGE;
 	}
-	if (c->o.if_missing && c->action != 'g') {
-		fprintf(stderr, "rc4tune: --if-missing goes with "
-				"--generate-conf\n");
+	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
+		fprintf(stderr, "rc4tune: --%s goes with --generate-conf\n",
+			c->o.if_missing ? "if-missing" : "force");
 		return EXIT_USAGE;
 	}
 	if (i < argc) {
@@ -227,6 +232,7 @@ int main(int argc, char **argv)
 		{ "heuristic", no_argument, NULL, 'H' },
 		{ "cpuid-dump", required_argument, NULL, 'D' },
 		{ "if-missing", no_argument, NULL, 'M' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "check-conf", optional_argument, NULL, 'C' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },

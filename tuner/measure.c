@@ -22,8 +22,8 @@ enum {
 	MAX_ROUNDS = 255,
 	TARGET_ROUNDS = 15, /* rounds the slice length is sized for */
 };
-static const double SETTLE = 0.5;      /* budget spent before a quiet stop;
-					* the rounds slices are sized for */
+static const double SETTLE = 0.5;      /* share of the budget the rounds
+					* slices are sized for take */
 static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
 static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
@@ -39,6 +39,8 @@ struct run {
 	int ncells;
 	double *samples;      /* [kernel][cell][round] */
 	double *round_scores; /* [kernel][round] */
+	unsigned char phase[MAX_ROUNDS]; /* each round's phase */
+	double start, budget; /* the phases divide [start, start + budget) */
 	unsigned long *reps;  /* [kernel][cell] */
 	size_t *ok, nok;      /* the kernels that passed their self-test */
 };
@@ -75,10 +77,8 @@ static double spread(const double *v, int n)
 	return 1.4826 * timing_median(dev, n, tmp) / mid;
 }
 
-static bool preferred(const struct kresult *r, const char *prefer)
-{
-	return prefer != NULL && strcmp(r->k->name, prefer) == 0;
-}
+double (*measure_seam)(const struct rc4k_info *k, int cell, int phase,
+		       double slice);
 
 /* Medians and scores after m->rounds rounds; sets m->best and returns the
  * second best (m->n if none). */
@@ -116,20 +116,25 @@ static size_t rank(struct run *r)
 static void doubt(struct measurement *m)
 {
 	m->why[0] = '\0';
-	if (m->rounds < MIN_ROUNDS)
+	m->why_code = NULL;
+	if (m->rounds < MIN_ROUNDS) {
+		m->why_code = "rounds";
 		snprintf(m->why, sizeof m->why, "only %d round%s fit in the "
 						"budget",
 			 m->rounds, m->rounds == 1 ? "" : "s");
-	else if (m->load >= BUSY)
+	} else if (m->load >= BUSY) {
+		m->why_code = "busy";
 		snprintf(m->why, sizeof m->why, "other processes used %.0f %% "
 						"of the CPUs",
 			 m->load * 100);
-	else if (m->noise > TIE_CAP && m->gap < m->noise)
+	} else if (m->noise > TIE_CAP && m->gap < m->noise) {
+		m->why_code = "noise";
 		snprintf(m->why, sizeof m->why, "the noise, %.1f %%, was larger "
 						"than the gap between the best "
 						"two",
 			 m->noise * 100);
-	m->uncertain = m->why[0] != '\0';
+	}
+	m->uncertain = m->why_code != NULL;
 }
 
 /* Best and second were timed side by side in each round, so the ratio of
@@ -156,34 +161,119 @@ static void judge(struct run *r, size_t second)
 	doubt(m);
 }
 
-/* Among the kernels within the window of the best: the preferred one,
- * else the earliest in the registry (simplest loops first). */
-static void pick(struct measurement *m, const char *prefer)
+/* How early R's name stands in PREFER[0..N) (NULL members name nothing):
+ * its index, or N. */
+static size_t rank_in(const struct kresult *r, const char *const *prefer,
+		      size_t n)
 {
-	double cut = m->kr[m->best].score * (1 - m->window);
-	size_t win = m->n;
+	size_t i = 0;
 
+	for (; i < n; i++)
+		if (prefer[i] && strcmp(r->k->name, prefer[i]) == 0)
+			break;
+	return i;
+}
+
+/* Among the kernels within the window of the best SCORE: the first that
+ * PREFER names, else the earliest in the registry (simplest loops
+ * first). */
+void measure_pick(struct measurement *m, const double *score,
+		  const char *const *prefer, const char *const *rules,
+		  size_t nprefer)
+{
+	size_t best = m->n, win = m->n;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->kr[i].status == KERNEL_OK &&
+		    (best == m->n || score[i] > score[best]))
+			best = i;
+	double cut = score[best] * (1 - m->window);
 	m->ntied = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
-
-		if (r->status != KERNEL_OK || r->score < cut)
+		if (r->status != KERNEL_OK || score[i] < cut)
 			continue;
 		m->ntied++;
-		if (win == m->n || preferred(r, prefer) ||
-		    (!preferred(&m->kr[win], prefer) &&
-		     r->order < m->kr[win].order))
+		size_t a = rank_in(r, prefer, nprefer);
+		size_t b = win == m->n ? a + 1
+				       : rank_in(&m->kr[win], prefer, nprefer);
+		if (a < b || (a == b && r->order < m->kr[win].order))
 			win = i;
 	}
-	m->winner = win;
 	m->tie_rule = NULL;
-	if (m->ntied > 1)
-		m->tie_rule = preferred(&m->kr[win], prefer)
-				      ? "the heuristic's choice"
-				      : "the earliest in registry order";
+	if (m->ntied > 1) {
+		size_t a = rank_in(&m->kr[win], prefer, nprefer);
+		m->tie_rule = a < nprefer ? rules[a]
+					  : "the earliest in registry order";
+	}
+	measure_set_winner(m, win);
+}
+
+void measure_set_winner(struct measurement *m, size_t win)
+{
+	m->winner = win;
 	for (size_t i = 0; i < m->n; i++)
 		if (m->kr[i].status == KERNEL_OK)
 			m->kr[i].ratio = m->kr[i].score / m->kr[win].score;
+}
+
+/* The winner by this run's scores; a tie goes to the heuristic's kernel. */
+static void pick(struct measurement *m, const char *prefer)
+{
+	static const char *const rules[] = { "the heuristic's choice" };
+	double score[m->n];
+
+	for (size_t i = 0; i < m->n; i++)
+		score[i] = m->kr[i].score;
+	measure_pick(m, score, &prefer, rules, 1);
+}
+
+bool measure_leads(const struct measurement *m, size_t a, size_t b)
+{
+	for (int p = 0; p < MEASURE_PHASES; p++)
+		if (m->kr[a].phase[p] > 0 &&
+		    m->kr[a].phase[p] <= m->kr[b].phase[p])
+			return false;
+	return true;
+}
+
+/* Each kernel's median round score in each phase.  Then, where the result
+ * is not doubted already: a kernel that led the winner in a phase by more
+ * than the tie window means the ranking changed during the run (a state
+ * of the host that began or ended), so the pick may hold only for part of
+ * the time. */
+static void phases(struct run *r)
+{
+	struct measurement *m = r->m;
+	double v[MAX_ROUNDS], tmp[MAX_ROUNDS];
+
+	for (size_t j = 0; j < r->nok; j++)
+		for (int p = 0; p < MEASURE_PHASES; p++) {
+			size_t i = r->ok[j];
+			int n = 0;
+			for (int k = 0; k < m->rounds; k++)
+				if (r->phase[k] == p)
+					v[n++] = r->round_scores[i * MAX_ROUNDS + k];
+			m->kr[i].phase[p] = n ? timing_median(v, n, tmp) : 0;
+		}
+	if (m->uncertain)
+		return;
+	const struct kresult *w = &m->kr[m->winner];
+	for (int p = 0; p < MEASURE_PHASES; p++)
+		for (size_t j = 0; j < r->nok; j++) {
+			const struct kresult *o = &m->kr[r->ok[j]];
+			if (w->phase[p] == 0 ||
+			    o->phase[p] <= w->phase[p] * (1 + m->window))
+				continue;
+			m->uncertain = true;
+			m->why_code = "phases";
+			snprintf(m->why, sizeof m->why, "the ranking changed: "
+					 "%.32s led in phase %d of %d by "
+					 "%.1f %%",
+				 o->k->name, p + 1, MEASURE_PHASES,
+				 (o->phase[p] / w->phase[p] - 1) * 100);
+			return;
+		}
 }
 
 /* Position of K among the kernels of its kind. */
@@ -265,12 +355,18 @@ static void hurry(struct run *r)
 		r->reps[i] = r->reps[i] > 16 ? r->reps[i] / 16 : 1;
 }
 
-/* One round: every cell, every kernel, from a rotating start. */
+/* One round: every cell, every kernel, from a rotating start, all in the
+ * phase in which the round starts. */
 static void round_robin(struct run *r, double deadline)
 {
 	const struct bench *b = r->m->bench;
 	int round = r->m->rounds;
+	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
+			  r->budget);
 
+	r->phase[round] = (unsigned char)(phase < MEASURE_PHASES - 1
+						  ? phase
+						  : MEASURE_PHASES - 1);
 	for (int c = 0; c < r->ncells; c++)
 		for (size_t j = 0; j < r->nok; j++) {
 			size_t i = r->ok[(j + (size_t)round) % r->nok];
@@ -278,8 +374,14 @@ static void round_robin(struct run *r, double deadline)
 			const struct cell *cell = &b->cells[c];
 			double units = cell->bytes ? (double)cell->bytes
 						   : (double)cell->keys;
-			double t = b->run(r->m->kr[i].k, c, n);
 
+			if (measure_seam != NULL) {
+				*sample(r, i, c, round) =
+					measure_seam(r->m->kr[i].k, c,
+						     r->phase[round], r->m->slice);
+				continue;
+			}
+			double t = b->run(r->m->kr[i].k, c, n);
 			*sample(r, i, c, round) =
 				(double)n * units / (t > 0 ? t : 1e-9);
 			if (!r->m->hurried && timing_now() > deadline)
@@ -295,21 +397,24 @@ static void calibrate(struct run *r)
 	struct measurement *m = r->m;
 
 	for (int c = 0; c < r->ncells; c++) {
-		unsigned long reps = timing_calibrate(
+		unsigned long reps = measure_seam ? 1 : timing_calibrate(
 			m->bench->run, m->kr[r->ok[0]].k, c, m->slice);
 		for (size_t j = 0; j < r->nok; j++)
 			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] = reps;
 	}
 }
 
-/* Rounds until the deadline or until the answer is clear: a round that
- * would end past the deadline is not started. */
+/* Rounds until the deadline, spread over its phases: a round that would
+ * end past the deadline is not started. */
 static void rounds(struct run *r, double start, double deadline,
 		   const char *prefer, measure_progress *progress)
 {
 	struct measurement *m = r->m;
 	struct timing_load mark;
 	double budget = deadline - start, now = timing_now();
+
+	r->start = start;
+	r->budget = budget > 0 ? budget : 1e-9;
 	double slice = (deadline - now) * SETTLE /
 		       (TARGET_ROUNDS * r->ncells * (double)r->nok);
 
@@ -319,7 +424,8 @@ static void rounds(struct run *r, double start, double deadline,
 	for (double last = timing_now();;) {
 		round_robin(r, deadline);
 		m->rounds++;
-		m->load = timing_others_load(&mark);
+		/* the seam's runs take no CPU to share */
+		m->load = measure_seam ? 0 : timing_others_load(&mark);
 		judge(r, rank(r));
 		pick(m, prefer);
 		now = timing_now();
@@ -329,10 +435,8 @@ static void rounds(struct run *r, double start, double deadline,
 			progress(m, now - start, budget);
 		if (m->rounds == MAX_ROUNDS || now + round_time > deadline)
 			break;
-		if (m->rounds >= MIN_ROUNDS && now - start >= budget * SETTLE &&
-		    m->load < BUSY && (m->noise <= TIE_FLOOR || m->gap > m->noise))
-			break;
 	}
+	phases(r);
 }
 
 int measure_run(struct measurement *m, enum rc4k_kind kind,

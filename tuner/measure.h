@@ -15,6 +15,9 @@ const char *workload_name(enum workload w);
 int workload_parse(const char *name, enum workload *w);
 
 #define MEASURE_MAX_CELLS 6
+/* The budget is spent in this many phases of equal time; a ranking that
+ * changes between them makes the result uncertain. */
+#define MEASURE_PHASES 3
 
 /* One thing every kernel of a kind is timed on. */
 struct cell {
@@ -57,6 +60,8 @@ struct kresult {
 	double score;               /* weighted geometric mean of rate[] */
 	double ratio;               /* score / the winner's score */
 	double spread;              /* relative robust sd of a round's score */
+	double phase[MEASURE_PHASES]; /* median round score in each phase
+				       * (0: the phase had no round) */
 };
 
 struct measurement {
@@ -78,12 +83,15 @@ struct measurement {
 				     * used meanwhile; -1: unknown */
 	bool uncertain;             /* the pick may be wrong: ... */
 	char why[96];               /* ... why, in words ("" if not) */
+	const char *why_code;       /* ... and as the record's reason code
+				     * (rc4tune.conf(5)); NULL if not */
 	bool hurried;               /* the budget ran out mid-round: the
 				     * slices were cut short */
 	size_t best;                /* highest score */
 	size_t winner;              /* the pick: best, or the tie-break */
 	size_t ntied;               /* kernels within the window (>= 1) */
 	const char *tie_rule;       /* NULL unless the tie-break chose */
+	char note[160];             /* how the prior weighed ("" if not) */
 };
 
 /* Called after each round, for a progress line. */
@@ -104,5 +112,28 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *prefer, measure_progress *progress);
 
 void measure_free(struct measurement *m);
+
+/* Make the winner of M, among the kernels that passed, the one with the
+ * highest SCORE[i]; those within m->window of it tie, and the tie goes to
+ * the first of the kernels PREFER[0..NPREFER) names (NULL names none)
+ * that is among them, else to the earliest in the registry; RULES[] says
+ * each preference in words.  Sets m->winner, ntied, tie_rule and each
+ * ratio. */
+void measure_pick(struct measurement *m, const double *score,
+		  const char *const *prefer, const char *const *rules,
+		  size_t nprefer);
+
+/* Make kernel I M's winner, each kernel's ratio relative to it. */
+void measure_set_winner(struct measurement *m, size_t i);
+
+/* Whether kernel A led kernel B in every phase of M that had rounds. */
+bool measure_leads(const struct measurement *m, size_t a, size_t b);
+
+/* The measuring engine's seam for tests (tests/seam.c, linked into
+ * tests/rc4tune_seam only; NULL in rc4tune): instead of timing K in CELL,
+ * the rate it has during PHASE, after advancing the virtual clock
+ * (timing_seam_now) by SLICE seconds. */
+extern double (*measure_seam)(const struct rc4k_info *k, int cell, int phase,
+			      double slice);
 
 #endif

@@ -83,7 +83,16 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			   "GHz\n",
 			prefix, b->cpb_label, b->cells[b->cpb_cell].label,
 			m->cycle_clock, m->cycle_hz / 1e9);
-	fprintf(f, "%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
+	fprintf(f, "%s%d phases, the leader in each:", prefix, MEASURE_PHASES);
+	for (int p = 0; p < MEASURE_PHASES; p++) {
+		const struct kresult *lead = NULL;
+		for (size_t i = 0; i < m->n; i++)
+			if (m->kr[i].status == KERNEL_OK && m->kr[i].phase[p] > 0 &&
+			    (lead == NULL || m->kr[i].phase[p] > lead->phase[p]))
+				lead = &m->kr[i];
+		fprintf(f, "%s %s", p ? "," : "", lead ? lead->k->name : "-");
+	}
+	fprintf(f, "\n%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
 		m->noise * 100, m->gap * 100);
 	if (m->load >= 0)
 		fprintf(f, "other processes used %.0f %% of the CPUs\n",
@@ -102,6 +111,8 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			prefix, m->ntied, rc4k_kinds[m->kind].what,
 			m->window * 100, m->kr[m->best].k->name, win->k->name,
 			m->tie_rule);
+	if (m->note[0] != '\0')
+		fprintf(f, "%s%s\n", prefix, m->note);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
 }
 
@@ -251,15 +262,14 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 }
 
 void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS])
+		    const struct measurement *const m[RC4K_KINDS],
+		    const struct record *r, const char *at)
 {
-	char date[32];
-	time_t t = time(NULL);
-
-	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
 	fprintf(f, "[%s]\n", cpu);
-	fprintf(f, "; written by rc4tune %s --generate-conf on %s\n",
-		PACKAGE_VERSION, date);
+	record_write(f, r, at);
+	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
+		   "starting \";@\" are its record (rc4tune.conf(5))\n",
+		PACKAGE_VERSION);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
 			report_table(f, "; ", m[k]);
@@ -267,5 +277,5 @@ void report_section(FILE *f, const char *cpu,
 	for (int k = RC4K_KINDS - 1; k >= 0; k--)
 		if (m[k] != NULL)
 			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
-				m[k]->kr[m[k]->winner].k->name);
+				r->key[k].value);
 }

@@ -13,10 +13,14 @@
 #define HAVE_TSC 1
 #endif
 
+double (*timing_seam_now)(void);
+
 double timing_now(void)
 {
 	struct timespec ts;
 
+	if (timing_seam_now != NULL)
+		return timing_seam_now();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

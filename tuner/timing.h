@@ -7,8 +7,11 @@
 #include <stdint.h>
 #include "kernels/kernel.h"
 
-/* CLOCK_MONOTONIC, in seconds. */
+/* CLOCK_MONOTONIC, in seconds; or the test seam's virtual clock. */
 double timing_now(void);
+
+/* Set only by the test seam (tests/seam.c), NULL in rc4tune. */
+extern double (*timing_seam_now)(void);
 
 /* A cycle counter that ticks at a constant rate, and what it is; NULL
  * when this CPU has none (then timing_cycles() is 0). */

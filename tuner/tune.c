@@ -10,7 +10,9 @@
 #include "conf.h"
 #include "confwrite.h"
 #include "cpu.h"
+#include "decide.h"
 #include "heuristic.h"
+#include "record.h"
 #include "report.h"
 #include "select.h"
 #include "timing.h"
@@ -18,7 +20,11 @@
 
 /* One action's measurements: got[kind] is &m[kind] when measured. */
 struct tuning {
-	bool kept; /* an uncertain run left a confident section alone */
+	/* Why the run left this CPU's section alone (a person's, or more
+	 * confident than this run), or NULL; and its line. */
+	const char *kept;
+	int kept_line;
+	char at[RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
@@ -26,6 +32,7 @@ struct tuning {
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
 	const char **names; /* --speed KERNEL..., those of one kind */
+	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
 
 /* The names of O->kernels that are of KIND, into T->names; false when
@@ -71,9 +78,11 @@ static int measure_all(struct tuning *t)
 		if (o->kernels)
 			names_of(t, kind);
 		deadline += o->budget * measure_benches[k].share / shares;
+		const struct rc4k_info *h = rc4_heuristic_walk(
+			kind, cpu, true, rc4k_find, NULL, NULL, NULL);
+		t->heuristic[k] = h ? h->name : NULL;
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				o->workload, deadline,
-				rc4_heuristic(kind, cpu, NULL),
+				o->workload, deadline, t->heuristic[k],
 				show ? report_progress : NULL) == 0)
 			t->got[k] = &t->m[k];
 		if (show)
@@ -164,23 +173,81 @@ static int check_written(const char *path, void *arg)
 	return 0;
 }
 
-/* The section for T's measurements, malloc'ed; NULL after saying why. */
-static char *section_text(const struct tuning *t)
+/* THIS run of M as the record's history keeps it: its leading kernels,
+ * scored against its best. */
+static void this_run(struct record_run *run, const struct measurement *m,
+		     const char *at)
+{
+	double best = m->kr[m->best].score;
+
+	snprintf(run->at, sizeof run->at, "%s", at);
+	run->uncertain = m->uncertain;
+	run->n = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct kresult *kr = &m->kr[i];
+		if (kr->status != KERNEL_OK)
+			continue;
+		int j = run->n < RECORD_LEADERS ? run->n++ : RECORD_LEADERS;
+		/* insertion: the slower ones move down, the last drops */
+		for (; j > 0 && run->lead[j - 1].score < kr->score / best; j--)
+			if (j < RECORD_LEADERS)
+				run->lead[j] = run->lead[j - 1];
+		if (j < RECORD_LEADERS) {
+			snprintf(run->lead[j].name, sizeof run->lead[j].name,
+				 "%s", kr->k->name);
+			run->lead[j].score = kr->score / best;
+		}
+	}
+}
+
+/* The record for T's measurements: each key's result, and its history:
+ * this run, then PRIOR's runs (the section's record, when it was the
+ * tuner's; else NULL). */
+static void make_record(const struct tuning *t, const struct record *prior,
+			struct record *r)
+{
+	memset(r, 0, sizeof *r);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct measurement *m = t->got[k];
+		struct record_key *rk = &r->key[k];
+		if (m == NULL)
+			continue;
+		rk->present = true;
+		snprintf(rk->value, sizeof rk->value, "%s",
+			 m->kr[m->winner].k->name);
+		rk->uncertain = m->uncertain;
+		snprintf(rk->why, sizeof rk->why, "%s",
+			 m->why_code ? m->why_code : "-");
+		this_run(&rk->run[0], m, t->at);
+		rk->nruns = 1;
+		for (int i = 0; prior && i < prior->key[k].nruns &&
+				rk->nruns < RECORD_RUNS;
+		     i++)
+			rk->run[rk->nruns++] = prior->key[k].run[i];
+	}
+}
+
+/* The section for T's measurements, sealed, malloc'ed; NULL after saying
+ * why. */
+static char *section_text(const struct tuning *t, const struct record *prior)
 {
 	char *text = NULL;
 	size_t len;
 	FILE *f = open_memstream(&text, &len);
+	struct record r;
 
 	if (f == NULL) {
 		perror("rc4tune");
 		return NULL;
 	}
-	report_section(f, t->section, t->got);
+	make_record(t, prior, &r);
+	report_section(f, t->section, t->got, &r, t->at);
 	if (fclose(f) != 0) {
 		perror("rc4tune");
 		free(text);
 		return NULL;
 	}
+	record_seal(text, len);
 	return text;
 }
 
@@ -193,37 +260,103 @@ static const char *doubt(const struct tuning *t)
 	return NULL;
 }
 
-/* A confwrite_hooks.replace: an uncertain result never replaces a section
- * an earlier run wrote with confidence (its comments say so). */
-static bool replace_section(const char *old, size_t len, void *arg)
+/* Whether this run is uncertain about a key that R holds with confidence,
+ * naming a kernel the library would use here. */
+static bool less_sure(const struct tuning *t, const struct record *r)
 {
-	struct tuning *t = arg;
-	static const char mark[] = "; confidence: high";
-	size_t n;
-	const char *sec = merge_find(old, len, t->section, &n);
-
-	t->kept = doubt(t) != NULL && sec != NULL &&
-		  memmem(sec, n, mark, sizeof mark - 1) != NULL;
-	return !t->kept;
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct rc4k_info *ki =
+			rc4k_find((enum rc4k_kind)k, r->key[k].value);
+		if (t->got[k] != NULL && t->got[k]->uncertain &&
+		    r->key[k].present && !r->key[k].uncertain && ki != NULL &&
+		    rc4_refused(ki) == NULL)
+			return true;
+	}
+	return false;
 }
 
-/* Write TEXT into W, check it, then report (the file first: a closed
- * stdout must not cost it) and say what was written.  An uncertain result
- * is said even with --quiet, on stderr. */
-static int write_conf(struct tuning *t, struct confwrite *w, const char *text)
+/* record_walk's callback: whether a section for this CPU is a person's
+ * (a later duplicate too: the library reads its keys last). */
+struct ours {
+	const char *section;
+	int line; /* the first of a person's sections, or 0 */
+	enum record_owner owner;
+};
+
+static void find_theirs(void *arg, int line, const char *name,
+			const struct record *r)
+{
+	struct ours *o = arg;
+
+	if (o->line == 0 && r->owner != RECORD_TUNER &&
+	    strcmp(name, o->section) == 0) {
+		o->owner = r->owner;
+		o->line = line;
+	}
+}
+
+/* A confwrite_hooks.section: the section for T's measurements, given the
+ * file as it is now.  NULL keeps the file, with t->kept saying why
+ * (unless --force): a person's section, or a section an earlier run wrote
+ * with more confidence than this one has. */
+static char *section_for(const char *old, size_t len, bool *err, void *arg)
+{
+	struct tuning *t = arg;
+	size_t n;
+	const char *sec = merge_find(old, len, t->section, &n);
+	struct record prior;
+	struct ours theirs = { t->section, 0, RECORD_TUNER };
+	char *text;
+
+	t->kept = NULL;
+	if (!t->o->force)
+		record_walk(old, len, find_theirs, &theirs);
+	if (theirs.line != 0) {
+		t->kept = record_owner_name(theirs.owner);
+		t->kept_line = theirs.line;
+		return NULL;
+	}
+	if (sec != NULL) {
+		record_parse(sec, n, &prior);
+		if (prior.owner == RECORD_TUNER && !t->o->force &&
+		    less_sure(t, &prior)) {
+			t->kept = "uncertain";
+			return NULL;
+		}
+	}
+	const struct record *mine = sec && prior.owner == RECORD_TUNER ? &prior
+								      : NULL;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL)
+			decide(&t->m[k], mine ? &mine->key[k] : NULL,
+			       t->heuristic[k]);
+	text = section_text(t, mine);
+	*err = text == NULL;
+	return text;
+}
+
+/* Write T's section into W, check it, then report (the file first: a
+ * closed stdout must not cost it) and say what was written.  An uncertain
+ * result and a kept section are said even with --quiet, on stderr. */
+static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
-	struct confwrite_hooks hooks = { replace_section, check_written, t };
+	struct confwrite_hooks hooks = { section_for, check_written, t };
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
 	const char *why = doubt(t);
 
-	if (confwrite_commit(w, t->section, text, &hooks) < 0)
+	record_now(t->at);
+	if (confwrite_commit(w, t->section, &hooks) < 0)
 		return EXIT_FAILURE;
-	if (t->kept)
+	if (t->kept != NULL && strcmp(t->kept, "uncertain") == 0)
 		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
 				"kept the confident section [%s] in %s; tune "
 				"again on an idle machine\n",
 			why, t->section, w->path);
+	else if (t->kept != NULL)
+		fprintf(stderr, "rc4tune: kept [%s] in %s (line %d): it is %s; "
+				"rc4tune --generate-conf --force replaces it\n",
+			t->section, w->path, t->kept_line, t->kept);
 	else if (why != NULL && !to_stdout)
 		fprintf(stderr, "rc4tune: warning: the result is uncertain (%s): "
 				"written to [%s] in %s marked so; a run on an "
@@ -243,25 +376,56 @@ static int write_conf(struct tuning *t, struct confwrite *w, const char *text)
 	return EXIT_SUCCESS;
 }
 
-/* --if-missing: whether PATH already gives this CPU a kernel the library
- * would use (then there is nothing to do, said unless --quiet). */
+/* --if-missing: whether PATH's section for this CPU leaves nothing to do
+ * (said unless --quiet): a person's, or the tuner's with a confident
+ * result for every key, each a kernel the library would use.  A section
+ * marked uncertain is measured again. */
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	char why[RC4_CONF_WHY_MAX];
+	struct record r;
+	char why[RC4_CONF_WHY_MAX], *buf;
+	size_t len = 0, n;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
 
 	if (strcmp(path, "-") == 0 ||
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
-	    v->line == 0)
+	    (buf = record_load(path, &len)) == NULL)
 		return false;
-	const struct rc4k_info *k = rc4k_find(RC4K_SINGLE, v->name);
-	if (k == NULL || rc4_refused(k) != NULL)
+	const char *sec = merge_find(buf, len, t->section, &n);
+	bool found = sec != NULL;
+	if (found)
+		record_parse(sec, n, &r);
+	free(buf);
+	if (!found)
 		return false;
+	if (r.owner != RECORD_TUNER && !t->o->force) {
+		if (!t->o->quiet)
+			printf("rc4tune: [%s] in %s is %s: nothing to do "
+			       "(--force replaces it)\n",
+			       t->section, path, record_owner_name(r.owner));
+		return true;
+	}
+	/* every key the run wrote; kernel = in any case */
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
+		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
+						       kv->name);
+		if (!r.key[k].present && k != RC4K_SINGLE)
+			continue;
+		if (r.key[k].uncertain ||
+		    kv->line == 0 || ki == NULL || rc4_refused(ki) != NULL) {
+			if (!t->o->quiet && r.key[k].uncertain)
+				printf("rc4tune: [%s] in %s is marked uncertain "
+				       "(%s): measuring again\n",
+				       t->section, path, r.key[k].why);
+			return false;
+		}
+	}
 	if (!t->o->quiet)
 		printf("rc4tune: [%s] already has kernel = %s in %s (line %d): "
 		       "nothing to do\n",
-		       t->section, k->name, path, v->line);
+		       t->section, v->name, path, v->line);
 	return true;
 }
 
@@ -270,7 +434,6 @@ int tune_generate_conf(const struct tune_opts *o)
 	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
 	struct tuning t = { .o = o };
 	struct confwrite w;
-	char *text = NULL;
 	int r = EXIT_FAILURE;
 
 	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) != 0) {
@@ -286,10 +449,9 @@ int tune_generate_conf(const struct tune_opts *o)
 	/* Before the budget is spent on measuring. */
 	if (confwrite_open(&w, path) != 0)
 		return EXIT_FAILURE;
-	if (measure_all(&t) == 0 && (text = section_text(&t)) != NULL)
-		r = write_conf(&t, &w, text);
+	if (measure_all(&t) == 0)
+		r = write_conf(&t, &w);
 	confwrite_close(&w);
-	free(text);
 	tuning_free(&t);
 	return r;
 }

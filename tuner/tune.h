@@ -12,7 +12,9 @@ struct tune_opts {
 	double budget;              /* seconds */
 	bool quiet, json;
 	bool if_missing;            /* --generate-conf only where this CPU
-				     * has no section the library uses */
+				     * has no confident section the library
+				     * uses */
+	bool force;                 /* replace a person's section too */
 	const char *const *kernels; /* --speed KERNEL...; NULL: all */
 };
 

@@ -1,0 +1,156 @@
+#!/bin/sh
+# test_record.sh - whose a section is: the record the tuner writes
+# (rc4tune.conf(5), THE RECORD), checked against tests/seal.py's own
+# reading of the format; a section a person wrote or edited is kept unless
+# --force; [pin] outranks this CPU's section and no run changes it; the
+# history keeps the last runs.  Short budgets; no timing is asserted.
+#
+# Environment (make check sets it): RC4TUNE, the rc4tune binary;
+# RC4TUNE_TEST_DATA, the source tree's tests/.
+set -u
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
+unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
+seal() { python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"; }
+
+# tune FILE [ARGS...]: a short --generate-conf into FILE; $rc, $tmp/out,
+# $tmp/err.
+tune() {
+	f=$1
+	shift
+	"$RC4TUNE" --generate-conf --budget 0.2 --output "$f" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+tune "$tmp/a.conf" --quiet
+live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/a.conf")
+if [ -z "$live" ]; then
+	echo "SKIP: no section written here: $(cat "$tmp/err")"
+	exit 77
+fi
+
+# --- the record: its lines, its sum as seal.py computes it ---------------
+cp "$tmp/a.conf" "$tmp/a.sealed"
+seal "$tmp/a.sealed"
+k=$(sed -n 's/^kernel = //p' "$tmp/a.conf")
+b=$(sed -n 's/^batch_kernel = //p' "$tmp/a.conf")
+if [ $rc -eq 0 ] && cmp -s "$tmp/a.conf" "$tmp/a.sealed" &&
+	sed -n 2p "$tmp/a.conf" | grep -Eq '^;@ rc4tune v=1 at=20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z by=[^ ]+ sum=[0-9a-f]{16}$' &&
+	grep -Eq "^;@ result key=kernel value=$k confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
+	grep -Eq "^;@ result key=batch_kernel value=$b confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
+	[ "$(grep -c '^;@ history key=kernel at=.* scores=[^ ]*:1\.000' "$tmp/a.conf")" -eq 1 ] &&
+	[ "$(awk 'length > 198' "$tmp/a.conf" | wc -l)" -eq 0 ]; then
+	ok "record: rc4tune, result and history lines; seal.py computes the same sum"
+else
+	fail "record: rc=$rc"; cat "$tmp/err" "$tmp/a.conf"
+fi
+"$RC4TUNE" --check-conf "$tmp/a.conf" >"$tmp/out" 2>&1
+grep -q "a.conf:1: \[$live\]: the tuner's (rc4tune " "$tmp/out" &&
+	ok "--check-conf: the tuner's section" ||
+	{ fail "--check-conf tuner's"; cat "$tmp/out"; }
+
+# --- the report's comments are not the record ---------------------------
+grep -v '^; ' "$tmp/a.conf" >"$tmp/bare.conf"
+"$RC4TUNE" --check-conf "$tmp/bare.conf" >"$tmp/out" 2>&1
+grep -q "\[$live\]: the tuner's" "$tmp/out" &&
+	ok "without the report's comments the section is still the tuner's" ||
+	{ fail "bare record"; cat "$tmp/out"; }
+
+# --- a person's edit lasts; --force replaces it ---------------------------
+# kept FILE WHAT LINE: the run left FILE as FILE.before, exit 0, and said so
+# on stderr in one line even with --quiet
+kept() {
+	if [ $rc -eq 0 ] && cmp -s "$1" "$1.before" &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q "^rc4tune: kept \[$live\] in $1 (line $3): it is a person's: $2; rc4tune --generate-conf --force replaces it$" "$tmp/err"; then
+		ok "kept, exit 0, said with --quiet: $2"
+	else
+		fail "not kept ($2): rc=$rc"; cat "$tmp/err"; diff "$1.before" "$1"
+	fi
+}
+sed 's/^kernel = .*/kernel = int-1x/' "$tmp/a.conf" >"$tmp/edit.conf"
+cp "$tmp/edit.conf" "$tmp/edit.conf.before"
+tune "$tmp/edit.conf" --quiet
+kept "$tmp/edit.conf" "edited since rc4tune wrote it (its checksum differs)" 1
+RC4TUNE_CONF=$tmp/edit.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
+[ "$(head -n 1 "$tmp/out")" = int-1x ] &&
+	grep -q "^config $tmp/edit.conf:1: \[$live\]: a person's: edited" "$tmp/out" &&
+	ok "--explain: the edited kernel, and whose the section is" ||
+	{ fail "--explain edited"; cat "$tmp/out"; }
+
+# a key a person added to the tuner's section makes it theirs too
+{ cat "$tmp/a.conf"; echo 'kernel = int-4x'; } >"$tmp/add.conf"
+cp "$tmp/add.conf" "$tmp/add.conf.before"
+tune "$tmp/add.conf" --quiet
+kept "$tmp/add.conf" "edited since rc4tune wrote it (its checksum differs)" 1
+
+# hand-written, and a person's duplicate after the tuner's section
+printf '[default]\nkernel = int-8x\n\n[%s]\nkernel = int-1x\n' "$live" >"$tmp/hand.conf"
+cp "$tmp/hand.conf" "$tmp/hand.conf.before"
+tune "$tmp/hand.conf" --quiet
+kept "$tmp/hand.conf" "no rc4tune record" 4
+{ cat "$tmp/a.conf"; printf '\n[ %s ]\nkernel = int-1x\n' "$live"; } >"$tmp/dup.conf"
+cp "$tmp/dup.conf" "$tmp/dup.conf.before"
+line=$(grep -n "^\[ $live \]" "$tmp/dup.conf" | cut -d: -f1)
+tune "$tmp/dup.conf" --quiet
+kept "$tmp/dup.conf" "no rc4tune record" "$line"
+"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/hand.conf" \
+	>"$tmp/out" 2>&1
+[ $? -eq 0 ] && cmp -s "$tmp/hand.conf" "$tmp/hand.conf.before" &&
+	grep -q "is a person's: no rc4tune record: nothing to do" "$tmp/out" &&
+	ok "--if-missing: a person's section is nothing to do" ||
+	{ fail "--if-missing person's"; cat "$tmp/out"; }
+
+tune "$tmp/edit.conf" --quiet --force
+cp "$tmp/edit.conf" "$tmp/edit.sealed"
+seal "$tmp/edit.sealed"
+[ $rc -eq 0 ] && ! grep -q '^kernel = int-1x' "$tmp/edit.conf" &&
+	cmp -s "$tmp/edit.conf" "$tmp/edit.sealed" &&
+	"$RC4TUNE" --check-conf "$tmp/edit.conf" 2>&1 | grep -q "\[$live\]: the tuner's" &&
+	ok "--force: the edited section replaced, the tuner's again" ||
+	{ fail "--force: rc=$rc"; cat "$tmp/err" "$tmp/edit.conf"; }
+
+# --- [pin]: outranks this CPU's section; no run changes it ---------------
+{ printf '; the sysadmin\n[pin]\nkernel = int-1x\nbatch_kernel = char-2lane\n\n'; cat "$tmp/a.conf"; } >"$tmp/pin.conf"
+head -n 5 "$tmp/pin.conf" >"$tmp/pin.head"
+RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
+[ "$(head -n 1 "$tmp/out")" = int-1x ] &&
+	grep -q '^batch_kernel char-2lane$' "$tmp/out" &&
+	grep -q "chosen: int-1x (config line 3 \[pin\])" "$tmp/out" &&
+	grep -q "pin.conf:2: \[pin\]: pinned" "$tmp/out" &&
+	ok "[pin] outranks [$live] for both kinds" ||
+	{ fail "[pin] selection"; cat "$tmp/out"; }
+[ "$(RC4TUNE_KERNEL=int-4x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain | head -n 1)" = int-4x ] &&
+	ok "RC4TUNE_KERNEL outranks [pin]" || fail "RC4TUNE_KERNEL under [pin]"
+tune "$tmp/pin.conf" --quiet
+head -n 5 "$tmp/pin.conf" | cmp -s - "$tmp/pin.head" &&
+	[ $rc -eq 0 ] && grep -q "^\[$live\]" "$tmp/pin.conf" &&
+	ok "a run under [pin] rewrites [$live] only" ||
+	{ fail "run under [pin]: rc=$rc"; cat "$tmp/err"; head "$tmp/pin.conf"; }
+
+# --- the history: this run first, then the earlier ones, at most four ---
+cp "$tmp/a.conf" "$tmp/h.conf"
+first=$(grep '^;@ history key=kernel ' "$tmp/a.conf")
+for i in 1 2 3 4; do
+	sleep 1 # each run's at= differs
+	tune "$tmp/h.conf" --quiet --force
+done
+n=$(grep -c '^;@ history key=kernel ' "$tmp/h.conf")
+nb=$(grep -c '^;@ history key=batch_kernel ' "$tmp/h.conf")
+newest=$(grep -m1 '^;@ rc4tune ' "$tmp/h.conf" | sed 's/.* at=\([^ ]*\) .*/\1/')
+[ "$n" -eq 4 ] && [ "$nb" -eq 4 ] &&
+	! grep -qF "$first" "$tmp/h.conf" &&
+	grep -m1 '^;@ history key=kernel ' "$tmp/h.conf" | grep -q " at=$newest " &&
+	[ "$(grep '^;@ history key=kernel ' "$tmp/h.conf" | sed 's/.* at=\([^ ]*\) .*/\1/' | sort -r | uniq | wc -l)" -eq 4 ] &&
+	ok "history: four runs a key, newest first, the oldest dropped" ||
+	{ fail "history: $n/$nb"; grep '^;@' "$tmp/h.conf"; }
+
+[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }

@@ -1,0 +1,119 @@
+#!/bin/sh
+# test_weigh.sh - a result must hold over time (rc4tune(1), WHAT A RESULT
+# MUST HOLD): a ranking that changes between the phases of a run is
+# uncertain; a prior that is right survives a run that disagrees; a prior
+# is replaced only by a kernel that leads it in every phase; repeated runs
+# replace a wrong prior once the history agrees.  The tuner runs on the
+# measuring engine's seam (tests/seam.c): a virtual clock and made-up
+# rates per phase, so every verdict is the same on any machine.
+#
+# Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;
+# RC4TUNE_TEST_DATA, the source tree's tests/.
+set -u
+: "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
+: "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
+unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
+
+# Two portable kernels every build has; the seam runs every other at rate 1.
+A=int-8x
+B=char-4x
+
+# tune RATES: one run on the seam into $tmp/c.conf; $rc, $tmp/err.
+tune() {
+	RC4TUNE_SEAM_RATES=$1 "$RC4TUNE_SEAM" --generate-conf --quiet \
+		--output "$tmp/c.conf" 2>"$tmp/err"
+	rc=$?
+}
+RC4TUNE_SEAM_RATES="$A=1,1,1" "$RC4TUNE_SEAM" --generate-conf --output - \
+	>"$tmp/live" 2>&1
+live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/live")
+[ -n "$live" ] || { echo "SKIP: no section here: $(cat "$tmp/live")"; exit 77; }
+
+# tuned KERNEL [SCORES...]: this CPU's section as a confident earlier run
+# wrote it, with a history run for each SCORES ("NAME:SCORE,...").
+tuned() {
+	k=$1
+	shift
+	{
+		printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n' "$live"
+		printf ';@ result key=kernel value=%s confidence=high why=-\n' "$k"
+		for s in "$@"; do
+			printf ';@ history key=kernel at=2026-01-01T00:00:00Z confidence=high scores=%s\n' "$s"
+		done
+		printf 'kernel = %s\n' "$k"
+	} >"$tmp/c.conf"
+	python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/c.conf"
+}
+# wrote KERNEL CONFIDENCE WHY: the section's kernel and its result line
+wrote() {
+	grep -q "^kernel = $1\$" "$tmp/c.conf" &&
+		grep -q "^;@ result key=kernel value=$1 confidence=$2 why=$3\$" "$tmp/c.conf"
+}
+show() { cat "$tmp/err"; grep -E '^(;@|kernel|; (prior|history|confidence|3 phases))' "$tmp/c.conf"; }
+
+# --- the phases: a state that ends during the run ------------------------
+# A is the faster in phase 1, then a state makes it slower than B: over
+# the whole run B's median wins, which would be a confident wrong answer.
+rm -f "$tmp/c.conf"
+tune "$A=100,70,70 $B=90,95,95"
+[ $rc -eq 0 ] && wrote "$B" uncertain phases &&
+	grep -q "^; confidence: uncertain (the ranking changed: $A led in phase 1 of 3 by 11.1 %)" "$tmp/c.conf" &&
+	grep -q "warning: the result is uncertain (the ranking changed" "$tmp/err" &&
+	ok "a ranking that changes between phases: uncertain (phases), said" ||
+	{ fail "phases"; show; }
+rm -f "$tmp/c.conf"
+tune "$A=100,100,100 $B=90,90,90"
+[ $rc -eq 0 ] && wrote "$A" high - &&
+	ok "the same ranking in every phase: confident" ||
+	{ fail "steady run"; show; }
+
+# --- a prior that is right survives one disagreeing run ------------------
+# Two earlier runs put B at 0.73 of A; this run, in a state that lasts all
+# of it, puts A at 0.9 of B in every phase.
+tuned "$A" "$A:1.000,$B:0.730" "$A:1.000,$B:0.730"
+tune "$A=90,90,90 $B=100,100,100"
+[ $rc -eq 0 ] && wrote "$A" high - &&
+	grep -q "^; history: over 3 runs $A stands above this run's best, $B" "$tmp/c.conf" &&
+	[ "$(grep -c '^;@ history key=kernel ' "$tmp/c.conf")" -eq 3 ] &&
+	grep -m1 '^;@ history key=kernel ' "$tmp/c.conf" | grep -q "scores=$B:1.000,$A:0.900," &&
+	ok "a right prior survives a run that disagrees; the run joins the history" ||
+	{ fail "right prior"; show; }
+
+# --- the prior stays unless the new kernel led it in every phase ----------
+# B leads by 25 % over the run but falls 1 % behind in phase 3 (within the
+# tie window, so the run is not uncertain).
+tuned "$A"
+tune "$A=80,80,80 $B=100,100,79"
+[ $rc -eq 0 ] && wrote "$A" high - &&
+	grep -q "^; prior: kept $A (the section's): $B did not lead it in every phase" "$tmp/c.conf" &&
+	ok "the prior stays unless the new kernel led it in every phase, said" ||
+	{ fail "every phase"; show; }
+tuned "$A"
+tune "$A=80,80,80 $B=100,100,100"
+[ $rc -eq 0 ] && wrote "$B" high - &&
+	ok "a kernel that led the prior in every phase replaces it" ||
+	{ fail "replaced"; show; }
+
+# --- a wrong prior is replaced once the history agrees --------------------
+# Two earlier runs put B at 0.8 of A; from now on B is 1/0.9 of A in every
+# phase.  The standing (mean over this run and the history, four runs at
+# most) turns in the third run.
+tuned "$A" "$A:1.000,$B:0.800" "$A:1.000,$B:0.800"
+got=
+for run in 1 2 3; do
+	sleep 1 # each run's at= differs
+	tune "$A=90,90,90 $B=100,100,100"
+	got="$got $(sed -n 's/^kernel = //p' "$tmp/c.conf")"
+done
+[ "$got" = " $A $A $B" ] && wrote "$B" high - &&
+	ok "repeated runs replace a wrong prior once the history agrees:$got" ||
+	{ fail "convergence:$got"; show; }
+
+[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
