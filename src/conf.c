@@ -124,6 +124,11 @@ static int trusted(const char *path, const struct stat *st, char *why,
 	return 0;
 }
 
+static void too_big(char *why, size_t whysize)
+{
+	snprintf(why, whysize, "larger than %d bytes", RC4_CONF_MAX_SIZE);
+}
+
 /* The file's bytes, or NULL: with *MISSING set when it does not exist,
  * else with WHY saying why it is refused. */
 static char *load(const char *path, size_t *len, int *missing, char *why,
@@ -148,8 +153,7 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 		snprintf(why, whysize, "%s, not a regular file",
 			 file_kind(st.st_mode));
 	else if (st.st_size > RC4_CONF_MAX_SIZE)
-		snprintf(why, whysize, "larger than %d bytes",
-			 RC4_CONF_MAX_SIZE);
+		too_big(why, whysize); /* not even read */
 	else if (trusted(path, &st, why, whysize) == 0)
 		buf = slurp(fd, (size_t)st.st_size, len, why, whysize);
 	close(fd);
@@ -210,6 +214,8 @@ struct reader {
 	const char *section;   /* this CPU's, or NULL */
 	struct rc4_conf *conf;
 	const struct rc4_conf_hooks *hooks;
+	/* per kind, the other CPU section counted last in conf->others */
+	char counted[RC4K_KINDS][RC4_CONF_MAX_SECTION + 1];
 };
 
 /* S's first N bytes without blanks at either end, into OUT. */
@@ -272,7 +278,13 @@ static int on_entry(void *user, const char *section, const char *name,
 		if (strcmp(name, rc4k_kinds[kind].key) != 0)
 			continue;
 		if (slot < 0) {
-			r->conf->others[kind] += strncmp(sec, "cpu ", 4) == 0;
+			/* A section, not each of its keys: one section
+			 * that sets the key three times is one CPU. */
+			if (strncmp(sec, "cpu ", 4) == 0 &&
+			    strcmp(sec, r->counted[kind]) != 0) {
+				r->conf->others[kind]++;
+				memcpy(r->counted[kind], sec, sizeof sec);
+			}
 			continue;
 		}
 		struct rc4_conf_value *v = &r->conf->value[kind][slot];
@@ -282,34 +294,37 @@ static int on_entry(void *user, const char *section, const char *name,
 	return 1;
 }
 
-/* Why inih rejected line LINE of BUF. */
-static const char *parse_error(const char *buf, int line)
+/* Why inih rejected line LINE of BUF (LEN bytes). */
+static const char *parse_error(const char *buf, size_t len, int line)
 {
-	while (--line > 0 && (buf = strchr(buf, '\n')) != NULL)
+	const char *end = buf + len;
+
+	while (--line > 0 && (buf = memchr(buf, '\n', (size_t)(end - buf))))
 		buf++;
-	while (buf != NULL && isspace((unsigned char)*buf) && *buf != '\n')
+	while (buf != NULL && buf < end && isspace((unsigned char)*buf) &&
+	       *buf != '\n')
 		buf++;
-	return buf != NULL && *buf == '['
+	return buf != NULL && buf < end && *buf == '['
 		       ? "section header without a closing ']'"
 		       : "not \"key = value\", a [section], a comment or blank";
 }
 
-int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
-		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize)
+/* rc4_conf_read after the file is read: BUF's LEN bytes. */
+static int parse(const char *buf, size_t len, const char *section,
+		 struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
+		 char *why, size_t whysize)
 {
-	size_t len = 0;
-	int missing = 0, rc = -1;
 	const char *what;
+	int bad = 0, rc = -1;
 
 	memset(conf, 0, sizeof *conf);
-	char *buf = load(path, &len, &missing, why, whysize);
-	if (buf == NULL)
-		return missing ? 1 : -1;
-
-	int bad = prescan(buf, len, &what);
+	if (len > RC4_CONF_MAX_SIZE) {
+		too_big(why, whysize);
+		return -1;
+	}
+	bad = prescan(buf, len, &what);
 	if (bad != 0) {
 		snprintf(why, whysize, "%s", what);
-		free(buf);
 		conf->bad_line = bad;
 		return -1;
 	}
@@ -320,7 +335,7 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		snprintf(why, whysize, "line too long for inih");
 		bad = r.line + 1;
 	} else if (err > 0) {
-		snprintf(why, whysize, "%s", parse_error(buf, err));
+		snprintf(why, whysize, "%s", parse_error(buf, len, err));
 		bad = err;
 	} else if (err < 0) {
 		snprintf(why, whysize, "inih failed (%d)", err);
@@ -331,6 +346,30 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		memset(conf, 0, sizeof *conf); /* never half-trusted */
 		conf->bad_line = bad;
 	}
+	return rc;
+}
+
+int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
+		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize)
+{
+	size_t len = 0;
+	int missing = 0;
+
+	memset(conf, 0, sizeof *conf);
+	char *buf = load(path, &len, &missing, why, whysize);
+	if (buf == NULL)
+		return missing ? 1 : -1;
+	int rc = parse(buf, len, section, conf, hooks, why, whysize);
 	free(buf);
+	return rc;
+}
+
+int rc4_conf_check(const char *buf, size_t len, int *line, char *why,
+		   size_t whysize)
+{
+	struct rc4_conf conf;
+	int rc = parse(buf, len, NULL, &conf, NULL, why, whysize);
+
+	*line = conf.bad_line;
 	return rc;
 }

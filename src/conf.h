@@ -40,8 +40,8 @@ struct rc4_conf {
 		char name[RC4_CONF_MAX_LINE + 1];
 		int line;
 	} value[RC4K_KINDS][RC4_CONF_SECTIONS];
-	/* How many times other CPUs' [cpu ...] sections set each kind's key:
-	 * a file tuned on another machine. */
+	/* How many other CPUs' [cpu ...] sections set each kind's key: a
+	 * file tuned on another machine. */
 	int others[RC4K_KINDS];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
@@ -67,5 +67,12 @@ struct rc4_conf_hooks {
  * the reason and conf->bad_line the line at fault. */
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
+
+/* Whether the library would take BUF's LEN bytes as a config, with the
+ * checks rc4_conf_read makes on a file's bytes (size, lines, inih): what
+ * a writer checks before it replaces a file.  Returns 0, or -1 with WHY
+ * and *LINE (the line at fault, 0 for the whole file). */
+int rc4_conf_check(const char *buf, size_t len, int *line, char *why,
+		   size_t whysize);
 
 #endif

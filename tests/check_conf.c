@@ -97,6 +97,27 @@ START_TEST(test_duplicates)
 }
 END_TEST
 
+/* Other CPUs' sections that set a key are counted as sections: one that
+ * sets it three times is one; [default] and this CPU's are not others. */
+START_TEST(test_other_sections)
+{
+	ck_assert_int_eq(read_text("[cpu X 1 2]\nkernel = a\nkernel = b\n"
+				   "kernel = c\nbatch_kernel = d\n"
+				   "[default]\nkernel = e\n[" CPU "]\n"
+				   "kernel = f\n",
+				   CPU),
+			 0);
+	ck_assert_int_eq(conf.others[RC4K_SINGLE], 1);
+	ck_assert_int_eq(conf.others[RC4K_BATCH], 1);
+	ck_assert_int_eq(read_text("[cpu X 1 2]\nkernel = a\n[cpu Y 1 2]\n"
+				   "kernel = b\nkernel = c\n[x]\nkernel = d\n",
+				   CPU),
+			 0);
+	ck_assert_int_eq(conf.others[RC4K_SINGLE], 2);
+	ck_assert_int_eq(conf.others[RC4K_BATCH], 0);
+}
+END_TEST
+
 START_TEST(test_empty_and_missing)
 {
 	ck_assert_int_eq(read_text("", CPU), 0);
@@ -175,6 +196,22 @@ START_TEST(test_line_length)
 }
 END_TEST
 
+/* rc4_conf_check on the LEN bytes of TEXT says what rc4_conf_read of
+ * them as a file just said (RC, conf.bad_line, why): the writer refuses
+ * exactly what the library would. */
+static void agrees(const char *text, size_t len, int rc)
+{
+	char why2[sizeof why];
+	int line;
+
+	ck_assert_int_eq(rc4_conf_check(text, len, &line, why2, sizeof why2),
+			 rc);
+	if (rc != 0) {
+		ck_assert_int_eq(line, conf.bad_line);
+		ck_assert_str_eq(why2, why);
+	}
+}
+
 START_TEST(test_binary)
 {
 	static const char nul[] = "[default]\nkernel = int\0-4x\n";
@@ -185,6 +222,7 @@ START_TEST(test_binary)
 	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
 			 -1);
 	refused(2, "NUL");
+	agrees(nul, sizeof nul - 1, -1);
 
 	/* whatever the bytes, refused or read, never a crash; half the
 	 * rounds from INI's own characters, to get past the line checks */
@@ -197,6 +235,7 @@ START_TEST(test_binary)
 		put((const char *)junk, n);
 		int rc = rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why);
 		ck_assert(rc == 0 || rc == -1);
+		agrees((const char *)junk, n, rc);
 	}
 }
 END_TEST
@@ -209,10 +248,13 @@ START_TEST(test_oversized)
 	ck_assert_ptr_nonnull(big);
 	memset(big, '\n', n);
 	put(big, n);
-	free(big);
 	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),
 			 -1);
 	refused(0, "larger than");
+	agrees(big, n, -1);
+	/* a byte less is a file the library takes */
+	agrees(big, n - 1, 0);
+	free(big);
 }
 END_TEST
 
@@ -548,6 +590,7 @@ int main(void)
 	tcase_add_test(tc, test_sections);
 	tcase_add_test(tc, test_section_match);
 	tcase_add_test(tc, test_duplicates);
+	tcase_add_test(tc, test_other_sections);
 	tcase_add_test(tc, test_empty_and_missing);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_line_length);

@@ -1,6 +1,8 @@
 /* check_confwrite.c - the root-run writer: which paths it refuses before
  * measuring (other users' symlinks, hard links, oversized files, names too
- * long), and that concurrent runs on one file lose no section. */
+ * long, lock files not the caller's alone), that it writes nothing the
+ * library would refuse, and that concurrent runs on one file lose no
+ * section. */
 #include <config.h>
 
 #include <fcntl.h>
@@ -248,6 +250,70 @@ START_TEST(test_directory_refuses)
 }
 END_TEST
 
+/* The lock file ".rc4tune.conf.lock" is the caller's alone, or the run
+ * is refused before measuring: another user's (they could hold it), a
+ * symlink, one others may open, one with two names.  Without it, or with
+ * the caller's own, the run goes on, and leaves no lock file behind. */
+START_TEST(test_lock_file)
+{
+	char lock[sizeof path + 32], other[sizeof path + 32], buf[64];
+	struct confwrite w;
+
+	snprintf(lock, sizeof lock, "%s/.rc4tune.conf.lock", test_dir);
+	snprintf(other, sizeof other, "%s/elsewhere", test_dir);
+	put(path, "[default]\n");
+	put(other, "");
+	ck_assert_int_eq(symlink(other, lock), 0);
+	ck_assert_int_eq(confwrite_open(&w, path), -1);
+	ck_assert_int_eq(unlink(lock), 0);
+
+	ck_assert_int_eq(link(other, lock), 0);
+	ck_assert_int_eq(chmod(lock, 0600), 0);
+	ck_assert_int_eq(confwrite_open(&w, path), -1);
+	ck_assert_int_eq(unlink(lock), 0);
+
+	put(lock, ""); /* 0644: others could open it and hold it */
+	ck_assert_int_eq(confwrite_open(&w, path), -1);
+	ck_assert_int_eq(chmod(lock, 0600), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(lock, NOBODY, NOBODY), 0);
+		ck_assert_int_eq(confwrite_open(&w, path), -1);
+		ck_assert_int_eq(chown(lock, 0, 0), 0);
+	}
+	/* the caller's own, left by a killed run: taken and removed */
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", "[cpu X 1 2]\n"), 0);
+	ck_assert_int_ne(access(lock, F_OK), 0);
+	ck_assert_str_eq(slurp(path, buf, sizeof buf),
+			 "[default]\n\n[cpu X 1 2]\n");
+}
+END_TEST
+
+/* A file the library takes, that the new section would push past its
+ * size limit: refused, the old file byte for byte as it was. */
+START_TEST(test_merged_too_big)
+{
+	static const char line[] = "; a fleet's comments and sections\n";
+	enum { LINE = sizeof line - 1, N = RC4_CONF_MAX_SIZE / LINE };
+	static char big[RC4_CONF_MAX_SIZE + 1], after[sizeof big];
+	int line_no;
+
+	for (int i = 0; i < N; i++)
+		memcpy(big + i * LINE, line, LINE);
+	ck_assert_int_eq(rc4_conf_check(big, N * LINE, &line_no, after,
+					sizeof after),
+			 0);
+	put(path, big);
+	const char text[] = "[cpu X 1 2]\nkernel = int-8x\n";
+	ck_assert_int_gt(N * LINE + sizeof text, RC4_CONF_MAX_SIZE);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", text), -1);
+	ck_assert_str_eq(slurp(path, after, sizeof after), big);
+	/* one section that fits is written */
+	big[RC4_CONF_MAX_SIZE - sizeof text - 1] = '\0';
+	put(path, big);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", text), 0);
+}
+END_TEST
+
 enum { WRITERS = 8, ROUNDS = 10 };
 
 /* Writer I's section of round R: the hook reads it back while the file is
@@ -258,11 +324,14 @@ static int read_back(const char *file, void *arg)
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
 
-	return rc4_conf_read(file, section, &conf, NULL, why, sizeof why) == 0 &&
-			       strcmp(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name,
-				      section + 4) == 0
-		       ? 0
-		       : -1;
+	int r = rc4_conf_read(file, section, &conf, NULL, why, sizeof why);
+	const char *got = conf.value[RC4K_SINGLE][RC4_CONF_CPU].name;
+
+	if (r == 0 && strcmp(got, section + 4) == 0)
+		return 0;
+	fprintf(stderr, "[%s] read back: %s\n", section,
+		r != 0 ? why : got[0] ? got : "no kernel");
+	return -1;
 }
 
 /* Writers at once, each with its own CPU's section (a fleet file on shared
@@ -298,7 +367,7 @@ START_TEST(test_concurrent_writers)
 		int status;
 		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
 		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "writer %d failed", i);
+			      "writer %d failed (wait status 0x%x)", i, status);
 	}
 	for (int i = 0; i < WRITERS; i++)
 		for (int r = 0; r < ROUNDS; r++) {
@@ -331,6 +400,8 @@ int main(void)
 	tcase_add_test(tc, test_oversized);
 	tcase_add_test(tc, test_name_too_long);
 	tcase_add_test(tc, test_directory_refuses);
+	tcase_add_test(tc, test_lock_file);
+	tcase_add_test(tc, test_merged_too_big);
 	tcase_add_test(tc, test_concurrent_writers);
 	suite_add_tcase(s, tc);
 	return test_run(s);

@@ -1,11 +1,15 @@
 /* fuzz_merge.c - libFuzzer over the tuner's merge (confwrite_merge, what
  * --generate-conf writes), in memory.  Input: the first byte picks the
- * section, the second the kernel, the rest is the old file.  Built and run
- * by `make fuzz` only.
+ * section (its low 2 bits) and a distance below the library's size limit
+ * (the other 6), the second the kernel, and with its top bit set, pads
+ * the old file with comment lines in front up to that distance below the
+ * limit; the rest is the old file.  Built and run by `make fuzz` only.
  *
  * Besides no crash, leak or UB, it checks that the new section is in the
- * result, that merging again changes nothing, and that when the library
- * took the old file it takes the new one and reads the new kernel. */
+ * result, that merging again changes nothing, that the writer's check
+ * (rc4_conf_check) refuses exactly what the library refuses, and that when
+ * the library took the old file it takes the new one and reads the new
+ * kernel, unless the new one is past the size limit. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -33,16 +37,45 @@ static void must(int ok, const char *what)
 	}
 }
 
-/* What the library reads from BUF for SECTION: 0 and conf, or -1. */
+/* What the library reads from BUF for SECTION: 0 and conf, or -1; the
+ * writer's check of BUF must say the same. */
 static int library_reads(const char *buf, size_t len, const char *section,
 			 struct rc4_conf *conf)
 {
-	char why[512];
+	char why[512], why2[sizeof why];
+	int line;
 
 	must(ftruncate(fd, 0) == 0 &&
 		     pwrite(fd, buf, len, 0) == (ssize_t)len,
 	     "writing the temporary file");
-	return rc4_conf_read(path, section, conf, NULL, why, sizeof why);
+	int rc = rc4_conf_read(path, section, conf, NULL, why, sizeof why);
+	must(rc4_conf_check(buf, len, &line, why2, sizeof why2) == rc &&
+		     (rc == 0 || (line == conf->bad_line &&
+				  strcmp(why, why2) == 0)),
+	     "the writer's check and the library disagree");
+	return rc;
+}
+
+/* OLD (LEN bytes) after comment lines that bring it to GAP bytes below the
+ * library's size limit (none when it is that long already), malloc'ed. */
+static char *pad(const char *old, size_t len, size_t gap, size_t *padded)
+{
+	size_t fill = len + gap < RC4_CONF_MAX_SIZE
+			      ? RC4_CONF_MAX_SIZE - gap - len
+			      : 0;
+	char *buf = malloc(fill + len + 1);
+
+	must(buf != NULL, "out of memory");
+	/* lines of 64 bytes, the first one shorter */
+	for (size_t at = 0, n = fill % 64 ? fill % 64 : 64; at < fill;
+	     at += n, n = 64) {
+		memset(buf + at, 'f', n);
+		buf[at] = n > 1 ? ';' : '\n';
+		buf[at + n - 1] = '\n';
+	}
+	memcpy(buf + fill, old, len);
+	*padded = fill + len;
+	return buf;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -69,6 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *kernel = kernels[data[1] % 3];
 	const char *old = (const char *)data + 2;
 	size_t oldlen = size - 2;
+	char *padded = NULL;
+	if (data[1] & 0x80)
+		old = padded = pad(old, oldlen, (size_t)(data[0] >> 2) * 2,
+				   &oldlen);
 	snprintf(text, sizeof text,
 		 "[%s]\n; written by fuzz_merge\nkernel = %s\n", section,
 		 kernel);
@@ -92,14 +129,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     "the new kernel line is missing");
 
 	if (library_reads(old, oldlen, section, &conf) == 0) {
-		must(library_reads(once, len1, section, &conf) == 0,
-		     "the library took the old file but refuses the new one");
+		if (library_reads(once, len1, section, &conf) != 0) {
+			must(len1 > RC4_CONF_MAX_SIZE,
+			     "the library took the old file but refuses the "
+			     "new one");
+			goto out;
+		}
 		int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
 							   : RC4_CONF_CPU;
 		must(strcmp(conf.value[RC4K_SINGLE][slot].name, kernel) == 0,
 		     "the library does not read the kernel just written");
 	}
+out:
 	free(once);
 	free(twice);
+	free(padded);
 	return 0;
 }

@@ -45,6 +45,11 @@ if [ -n "${systemdsystemunitdir:-}" ]; then
 			bad "$unit does not run $bindir/rc4tune --generate-conf --if-missing --quiet"
 		grep -qx "ConditionPathIsReadWrite=$sysconfdir" "$unit" ||
 			bad "$unit does not name $sysconfdir"
+		# a hung run must not leave boot "activating" for good; the
+		# budget (2.5 s) and the lock's bound (10 s) fit well inside
+		t=$(sed -n 's/^TimeoutStartSec=\([0-9]*\)$/\1/p' "$unit")
+		[ -n "$t" ] && [ "$t" -ge 30 ] ||
+			bad "$unit has no start timeout of 30 s or more (TimeoutStartSec=${t:-none})"
 		if command -v systemd-analyze >/dev/null; then
 			sed "s|^ExecStart=$bindir/rc4tune|ExecStart=$root$bindir/rc4tune|" \
 				"$unit" >"$tmp/rc4tune.service"

@@ -147,4 +147,12 @@ grep -q "config: no kernel in \[$live\], but 2 other CPU sections set one: tuned
 	ok "--explain: tuned on another CPU" ||
 	{ fail "--explain other CPU"; cat "$tmp/out"; }
 
+# ... counted in sections, not keys: one section setting kernel thrice
+printf '[cpu NoSuchVendor 1 2]\nkernel = int-1x\nkernel = int-4x\nkernel = int-8x\n' \
+	>"$tmp/other.conf"
+RC4TUNE_CONF=$tmp/other.conf "$RC4TUNE" --explain >"$tmp/out"
+grep -q "config: no kernel in \[$live\], but 1 other CPU section set one: tuned on another CPU" "$tmp/out" &&
+	ok "--explain: one other section setting kernel 3 times counts once" ||
+	{ fail "--explain counts keys"; grep 'other CPU' "$tmp/out"; }
+
 [ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }

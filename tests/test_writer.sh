@@ -1,14 +1,19 @@
 #!/bin/sh
 # test_writer.sh - rc4tune --generate-conf as an attacker or an unlucky
 # sysadmin would run it as root: planted symlinks, hard links, runs at the
-# same time, outputs that cannot take the file (refused before the budget
-# is spent: a --budget 3600 run that measured would meet the 60 s timeout
-# instead of exiting 1), a closed stdout, and the messages.  Other tools:
+# same time, locks other users hold (none delays root's run) and a run of
+# its own that holds the lock too long (waited for 10 s, not more),
+# outputs that cannot take the file (refused before the budget is spent:
+# a --budget 3600 run that measured would meet the 60 s timeout instead of
+# exiting 1), a merged file too big for the library, a closed stdout, and
+# the messages.  Other tools:
 # --heuristic --cpuid-dump on FIFOs and devices, --list's columns.
 #
-# Environment (make check sets it): RC4TUNE, the rc4tune binary.
+# Environment (make check sets it): RC4TUNE, the rc4tune binary;
+# HOLDLOCKS, tests/holdlocks.
 set -u
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${HOLDLOCKS:?set HOLDLOCKS to tests/holdlocks}"
 unset RC4TUNE_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
 tmp=$(mktemp -d) || exit 99
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -145,6 +150,112 @@ done
 	"$RC4TUNE" --check-conf "$tmp/shared.conf" >/dev/null &&
 	ok "3 x 3 runs at once: every one exit 0, one [$live], [default] kept" ||
 	{ fail "concurrent runs"; cat "$tmp/shared.conf"; }
+
+# --- only the writer can delay the writer ------------------------------
+# rc4tune(1): a run waits at most this long for another run's lock.
+bound=10
+# now_ms: a monotonic-enough clock for comparing runs with each other.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# hold USER ARGS...: holdlocks ARGS as USER (root or nobody) in the
+# background, $holder; back once it holds all it can (its "ready", not
+# the last one's: the background shell truncates the file when it runs).
+hold() {
+	rm -f "$tmp/held"
+	if [ "$1" = root ]; then
+		shift
+		"$HOLDLOCKS" "$@" >"$tmp/held" &
+	else
+		shift
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$HOLDLOCKS" "$@" >"$tmp/held" &
+	fi
+	holder=$!
+	while ! grep -qs '^ready$' "$tmp/held"; do
+		kill -0 $holder 2>/dev/null || { fail "holdlocks died"; return; }
+		sleep 0.05
+	done
+}
+unhold() { kill $holder; wait $holder 2>/dev/null; }
+
+if $root && command -v setpriv >/dev/null; then
+	# A directory like /etc: root's, others may read the file and the
+	# directory (and so lock them), not create the lock file.
+	mkdir "$tmp/etc-like" && chmod 755 "$tmp/etc-like"
+	conf=$tmp/etc-like/rc4tune.conf lockf=$tmp/etc-like/.rc4tune.conf.lock
+	printf '[default]\nkernel = int-8x\n' >"$conf" && chmod 644 "$conf"
+	start=$(now_ms)
+	gen $budget --output "$conf"
+	base=$(($(now_ms) - start))
+	[ $rc -eq 0 ] || { fail "baseline run: exit $rc"; cat "$tmp/err"; }
+	# the run with the locks held: killed if it takes twice the baseline
+	# and the bound (the old blocking flock would wait for ever)
+	limit=$(((2 * base) / 1000 + bound + 1))
+	for mode in -s ""; do
+		hold nobody $mode "$conf" "$tmp/etc-like" "$lockf"
+		start=$(now_ms)
+		timeout $limit "$RC4TUNE" --generate-conf --quiet $budget \
+			--output "$conf" >"$tmp/out" 2>"$tmp/err"
+		rc=$? took=$(($(now_ms) - start))
+		[ $rc -eq 0 ] && grep -q "^\[$live\]" "$conf" &&
+			[ "$(ls -A "$tmp/etc-like")" = rc4tune.conf ] &&
+			ok "uid 65534 holding ($(grep -v "^ready$" "$tmp/held" | sed "s|^$tmp/||" | tr "\n" " ")) root's run: exit 0 in $took ms (baseline $base ms, bound $bound s)" ||
+			{ fail "uid 65534's locks ($mode): exit $rc (124: waited past $limit s)"; cat "$tmp/held" "$tmp/err"; }
+		unhold
+	done
+	# A sticky, world-writable directory (--output /tmp/...): nobody can
+	# create the lock file first, and hold it; root refuses it at once.
+	mkdir "$tmp/sticky-lock" && chmod 1777 "$tmp/sticky-lock"
+	conf=$tmp/sticky-lock/x.conf lockf=$tmp/sticky-lock/.x.conf.lock
+	printf '[default]\nkernel = int-8x\n' >"$conf" && chmod 644 "$conf"
+	cp "$conf" "$tmp/x.conf.before"
+	hold nobody -c "$lockf" "$conf" "$tmp/sticky-lock"
+	refused "uid 65534's own lock file, held, in a sticky directory" \
+		"its lock file $lockf is owned by uid 65534" --output "$conf"
+	cmp -s "$conf" "$tmp/x.conf.before" || fail "the file changed"
+	unhold
+	# A run of the same user: waited for, but not past the bound.
+	conf=$tmp/etc-like/rc4tune.conf lockf=$tmp/etc-like/.rc4tune.conf.lock
+	cp "$conf" "$tmp/before"
+	hold root -c "$lockf"
+	gen $budget --output "$conf"
+	[ $rc -eq 1 ] && grep -q "held its lock file $lockf for $bound s: gave up, nothing written" "$tmp/err" &&
+		cmp -s "$conf" "$tmp/before" &&
+		[ "$(ls -A "$tmp/etc-like" | sort | tr '\n' ' ')" = ".rc4tune.conf.lock rc4tune.conf " ] &&
+		ok "root's own lock held past the bound: $(cat "$tmp/err")" ||
+		{ fail "a lock held past the bound: exit $rc"; cat "$tmp/err"; ls -A "$tmp/etc-like"; }
+	unhold
+	# the holder is gone, its file stays: the next run takes it, removes it
+	gen $budget --output "$conf"
+	[ $rc -eq 0 ] && [ "$(ls -A "$tmp/etc-like")" = rc4tune.conf ] &&
+		ok "a lock file left by a killed run: taken, then removed" ||
+		{ fail "a stale lock file: exit $rc"; cat "$tmp/err"; ls -A "$tmp/etc-like"; }
+else
+	echo "SKIP: other users' locks (needs root and setpriv)"
+fi
+
+# --- nothing is written that the library would refuse -------------------
+# A fleet file the library takes, a few bytes under its 256 KiB: this
+# CPU's new section would push it over.
+awk 'BEGIN { n = 0
+	while (n < 262144 - 60) {
+		s = sprintf("[cpu Fleet 6 %d]\nkernel = int-8x\n", i++)
+		printf "%s", s; n += length(s) } }' >"$tmp/full.conf"
+cp "$tmp/full.conf" "$tmp/full.before"
+if "$RC4TUNE" --check-conf "$tmp/full.conf" >/dev/null 2>&1; then
+	gen $budget --output "$tmp/full.conf"
+	[ $rc -eq 1 ] && cmp -s "$tmp/full.conf" "$tmp/full.before" &&
+		grep -q "cannot write $tmp/full.conf: with this section it would be [0-9]* bytes, which the library refuses (larger than 262144 bytes): left as it was" "$tmp/err" &&
+		ok "a fleet file the section would push past 256 KiB: $(cat "$tmp/err")" ||
+		{ fail "past 256 KiB: exit $rc, $(wc -c <"$tmp/full.conf") bytes"; cat "$tmp/err"; }
+else
+	fail "the fleet file under 256 KiB is not valid"
+fi
+
+# --- an empty --output: a usage error, before measuring -----------------
+gen --budget 3600 --output ""
+[ $rc -eq 2 ] && grep -q -- '--output wants a file name' "$tmp/err" &&
+	ok "--output \"\": $(cat "$tmp/err")" ||
+	{ fail "--output \"\": exit $rc (124: it measured)"; cat "$tmp/err"; }
 
 # --- a closed or full stdout: the file is written, exit 1, said --------
 { timeout 60 "$RC4TUNE" --generate-conf --json $budget \

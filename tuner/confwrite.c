@@ -2,10 +2,12 @@
  *
  * rc4tune --generate-conf runs as root from a postinst, so the path it is
  * given is checked before the budget is spent, and links other users could
- * have planted are not followed.  The file is read, merged and replaced
- * under an exclusive lock, which the new file carries from before it
- * appears until the caller has read it back: concurrent runs (or hosts
- * sharing a fleet file) queue, and none loses another's section. */
+ * have planted are not followed.  The file is read, merged, checked as
+ * the library would read it and replaced under a lock on a file next to
+ * it that only the caller can open (anyone may open the config itself and
+ * hold a lock on it): concurrent runs of one user (or hosts sharing a
+ * fleet file) take turns, none loses another's section, and no other user
+ * can make a run wait. */
 #include <config.h>
 
 #include <errno.h>
@@ -16,14 +18,17 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "conf.h"
 #include "confwrite.h"
 
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
-/* ".NAME.XXXXXX": what a temporary file's name adds to NAME. */
+/* ".NAME.XXXXXX": what a temporary file's name adds to NAME; the lock
+ * file's, ".NAME.lock", is no longer. */
 #define TMP_EXTRA "..XXXXXX"
+#define LOCK_SUFFIX "lock"
 
 /* "rc4tune: cannot write PATH: WHAT", and for a permission problem that
  * root would not have, the way out. */
@@ -61,6 +66,20 @@ static void dir_of(const char *file, char *dir)
 		strcpy(dir, "/");
 	else
 		snprintf(dir, PATH_MAX, "%.*s", (int)(slash - file), file);
+}
+
+/* The file ".NAME.SUFFIX" next to the target NAME, into OUT (PATH_MAX
+ * bytes): a temporary file's template, or the lock file. */
+static int sibling(const struct confwrite *w, char *out, const char *suffix)
+{
+	const char *slash = strrchr(w->target, '/');
+	char dir[PATH_MAX];
+
+	dir_of(w->target, dir);
+	if (snprintf(out, PATH_MAX, "%s/.%s.%s", dir,
+		     slash ? slash + 1 : w->target, suffix) >= PATH_MAX)
+		return fail(w->path, NULL, ENAMETOOLONG);
+	return 0;
 }
 
 /* Whether the symlink LINK (lstat in *LS) may be followed: not when
@@ -155,21 +174,59 @@ static int dir_ok(const struct confwrite *w)
 		return refuse(w->path, "its name is too long for a temporary "
 				       "file next to it (%zu bytes, at most %zu)",
 			      strlen(base), NAME_MAX - (sizeof TMP_EXTRA - 1));
-	dir_of(w->target, dir);
-	if (snprintf(probe, sizeof probe, "%s/.%s.XXXXXX", dir, base) >=
-	    (int)sizeof probe)
-		return fail(w->path, NULL, ENAMETOOLONG);
+	if (sibling(w, probe, "XXXXXX") != 0)
+		return -1;
 	int fd = mkostemp(probe, O_CLOEXEC);
 	if (fd < 0) {
 		char what[PATH_MAX + 48];
 		int err = errno;
 
+		dir_of(w->target, dir);
 		snprintf(what, sizeof what, "cannot create a file in %s", dir);
 		return fail(w->path, what, err);
 	}
 	unlink(probe);
 	close(fd);
 	return 0;
+}
+
+/* The lock file ST (lstat's or fstat's) is the caller's alone: anyone
+ * who could open it could hold it and stall every run. */
+static int lock_ok(const struct confwrite *w, const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode))
+		return refuse(w->path, "its lock file %s is a symlink: not "
+				       "followed (remove it)",
+			      w->lock);
+	if (!S_ISREG(st->st_mode))
+		return refuse(w->path, "its lock file %s is not a regular "
+				       "file (remove it)",
+			      w->lock);
+	if (st->st_uid != geteuid())
+		return refuse(w->path, "its lock file %s is owned by uid %u, "
+				       "not by you: another user could hold it "
+				       "(remove it)",
+			      w->lock, (unsigned)st->st_uid);
+	if (st->st_mode & (S_IRWXG | S_IRWXO))
+		return refuse(w->path, "its lock file %s has mode %04o: other "
+				       "users could open it and hold it (remove "
+				       "it; rc4tune makes it 0600)",
+			      w->lock, (unsigned)(st->st_mode & 07777));
+	if (st->st_nlink != 1)
+		return refuse(w->path, "its lock file %s has %lu hard links "
+				       "(remove it)",
+			      w->lock, (unsigned long)st->st_nlink);
+	return 0;
+}
+
+/* The lock file, if there is one, as lock_ok wants it. */
+static int lock_check(const struct confwrite *w)
+{
+	struct stat st;
+
+	if (lstat(w->lock, &st) != 0)
+		return errno == ENOENT ? 0 : fail(w->path, w->lock, errno);
+	return lock_ok(w, &st);
 }
 
 /* Devices and pipes (/dev/full, /dev/stdout) take the text as it is; a
@@ -222,7 +279,9 @@ int confwrite_open(struct confwrite *w, const char *path)
 	}
 	if (lstat(w->target, &st) == 0 && regular_ok(path, &st) != 0)
 		return -1;
-	return dir_ok(w);
+	if (dir_ok(w) != 0 || sibling(w, w->lock, LOCK_SUFFIX) != 0)
+		return -1;
+	return lock_check(w);
 }
 
 void confwrite_close(struct confwrite *w)
@@ -247,59 +306,113 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* An exclusive lock on FD; a file system without locks only warns. */
-static int lock(const struct confwrite *w, int fd)
+/* Seconds since *T0. */
+static double since(const struct timespec *t0)
 {
-	while (flock(fd, LOCK_EX) != 0) {
-		if (errno == EINTR)
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The lock file, created 0600 if need be and held exclusively: its
+ * descriptor, or -1 after saying why.  Another run of ours is waited for
+ * CONFWRITE_LOCK_WAIT seconds at most, polling, since a blocking wait
+ * cannot be bounded.  The holder removes the file before letting go, so
+ * a file we lock that no longer has the name is not ours: again.  A file
+ * system without locks only warns. */
+static int take_lock(const struct confwrite *w)
+{
+	static const struct timespec pause_for = { 0, 10 * 1000 * 1000 };
+	struct timespec t0;
+	struct stat st, named;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (lock_check(w) != 0)
+			return -1;
+		int fd = open(w->lock, O_RDWR | O_CREAT | O_NOFOLLOW |
+					       O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+			      0600);
+		if (fd < 0)
+			return fail(w->path, w->lock, errno);
+		int err = 0;
+		if (fstat(fd, &st) != 0) {
+			close(fd);
+			return fail(w->path, w->lock, errno);
+		}
+		/* removed since we opened it, by the run letting go */
+		if (st.st_nlink == 0) {
+			close(fd);
 			continue;
-		if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL ||
-		    errno == EBADF) {
-			fprintf(stderr, "rc4tune: warning: %s: cannot lock it "
+		}
+		if (lock_ok(w, &st) != 0) {
+			close(fd);
+			return -1;
+		}
+		while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			err = errno;
+			if (err != EWOULDBLOCK ||
+			    since(&t0) >= CONFWRITE_LOCK_WAIT)
+				break;
+			nanosleep(&pause_for, NULL);
+			err = 0;
+		}
+		if (err == EWOULDBLOCK) {
+			close(fd);
+			return refuse(w->path, "another run has held its lock "
+					       "file %s for %d s: gave up, "
+					       "nothing written",
+				      w->lock, CONFWRITE_LOCK_WAIT);
+		}
+		if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL ||
+		    err == EBADF) {
+			fprintf(stderr, "rc4tune: warning: %s: cannot lock %s "
 					"(%s): runs at the same time may lose "
 					"each other's section\n",
-				w->path, strerror(errno));
-			return 0;
+				w->path, w->lock, strerror(err));
+			return fd;
 		}
-		return fail(w->path, "lock", errno);
+		if (err != 0) {
+			close(fd);
+			return fail(w->path, "lock", err);
+		}
+		if (lstat(w->lock, &named) == 0 && named.st_dev == st.st_dev &&
+		    named.st_ino == st.st_ino)
+			return fd;
+		close(fd);
 	}
-	return 0;
 }
 
-/* The live file, open and locked, in *FD (-1: there is none yet), its
- * stat in *ST.  A run that held the lock may have replaced the file while
- * we waited: then the new one is locked instead. */
-static int lock_live(const struct confwrite *w, int *fd, struct stat *st)
+/* Let go of the lock FD, removing its file first (see take_lock). */
+static void drop_lock(const struct confwrite *w, int fd)
 {
-	struct stat now;
-
-	for (;;) {
-		*fd = open(w->target, O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (*fd < 0 && errno == EACCES)
-			*fd = open(w->target, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-		if (*fd < 0)
-			return errno == ENOENT ? 0
-					       : fail(w->path, "open", errno);
-		int r = lock(w, *fd);
-		if (r == 0 && fstat(*fd, st) != 0)
-			r = fail(w->path, "stat", errno);
-		if (r == 0 && !S_ISREG(st->st_mode))
-			r = refuse(w->path, "no longer a regular file");
-		if (r == 0 && (stat(w->target, &now) != 0 ||
-			       now.st_dev != st->st_dev ||
-			       now.st_ino != st->st_ino)) {
-			close(*fd);
-			continue;
-		}
-		if (r == 0)
-			r = regular_ok(w->path, st);
-		if (r != 0)
-			close(*fd);
-		return r;
-	}
+	unlink(w->lock);
+	close(fd);
 }
 
-/* All of the locked file FD (at most the library's size), malloc'ed. */
+/* The live file, open in *FD (-1: there is none yet), its stat in *ST.
+ * Not through a symlink, nor waiting on a FIFO, planted since
+ * confwrite_open checked the name. */
+static int open_live(const struct confwrite *w, int *fd, struct stat *st)
+{
+	*fd = open(w->target,
+		   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? 0 : fail(w->path, "open", errno);
+	int r = fstat(*fd, st) != 0     ? fail(w->path, "stat", errno)
+		: !S_ISREG(st->st_mode) ? refuse(w->path, "no longer a "
+							  "regular file")
+					: regular_ok(w->path, st);
+	if (r != 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return r;
+}
+
+/* All of the file FD (at most the library's size), malloc'ed. */
 static char *read_old(const struct confwrite *w, int fd, size_t *len)
 {
 	char *buf = malloc(RC4_CONF_MAX_SIZE + 1);
@@ -356,23 +469,16 @@ static mode_t new_mode(const struct confwrite *w, const struct stat *old)
 static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
 		     size_t len, const struct stat *old)
 {
-	const char *slash = strrchr(w->target, '/');
-	char dir[PATH_MAX];
-
-	dir_of(w->target, dir);
-	if (snprintf(tmp, PATH_MAX, "%s/.%s.XXXXXX", dir,
-		     slash ? slash + 1 : w->target) >= PATH_MAX)
-		return fail(w->path, NULL, ENAMETOOLONG);
+	if (sibling(w, tmp, "XXXXXX") != 0)
+		return -1;
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return fail(w->path, "cannot create a temporary file", errno);
 	const char *step = NULL;
 	/* The new file is ours (root's, for the system file): never a
 	 * foreign owner the library would distrust; as root it keeps its
-	 * group.  Locked before it appears under the target's name. */
-	if (flock(fd, LOCK_EX) != 0 && errno != ENOLCK && errno != EOPNOTSUPP)
-		step = "lock";
-	else if (old != NULL && geteuid() == 0 &&
+	 * group. */
+	if (old != NULL && geteuid() == 0 &&
 		 fchown(fd, (uid_t)-1, old->st_gid) != 0)
 		step = "chown";
 	else if (fchmod(fd, new_mode(w, old)) != 0)
@@ -390,7 +496,8 @@ static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
 }
 
 /* TMP becomes the target: over the old file, or where there was none
- * without replacing one another run created meanwhile (1: try again).
+ * without replacing one created meanwhile, by a person or a writer that
+ * did not take our lock (1: try again).
  * Then the directory is synced, so the rename survives a crash. */
 static int publish(const struct confwrite *w, const char *tmp, bool replace)
 {
@@ -426,7 +533,27 @@ static int publish(const struct confwrite *w, const char *tmp, bool replace)
 	return 0;
 }
 
-/* One locked read-merge-replace; 2: the file appeared meanwhile, again. */
+/* Whether the library would take MERGED (LEN bytes): else nothing is
+ * replaced, and the error names the limit. */
+static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
+{
+	char why[RC4_CONF_WHY_MAX];
+	int line;
+
+	if (rc4_conf_check(merged, len, &line, why, sizeof why) == 0)
+		return 0;
+	if (line != 0)
+		return refuse(w->path, "with this section, line %d would be "
+				       "one the library refuses (%s): left as "
+				       "it was",
+			      line, why);
+	return refuse(w->path, "with this section it would be %zu bytes, "
+			       "which the library refuses (%s): left as it was",
+		      len, why);
+}
+
+/* One read-merge-replace, under the lock; 2: the file appeared
+ * meanwhile, again. */
 static int merge_once(struct confwrite *w, const char *section,
 		      const struct confwrite_hooks *h)
 {
@@ -436,7 +563,7 @@ static int merge_once(struct confwrite *w, const char *section,
 	int fd, tfd = -1, r = -1;
 	bool err = false;
 
-	if (lock_live(w, &fd, &st) != 0)
+	if (open_live(w, &fd, &st) != 0)
 		return -1;
 	if (fd >= 0 && (old = read_old(w, fd, &len)) == NULL)
 		goto out;
@@ -450,6 +577,8 @@ static int merge_once(struct confwrite *w, const char *section,
 		fail(w->path, NULL, ENOMEM);
 		goto out;
 	}
+	if (merged_ok(w, merged, outlen) != 0)
+		goto out;
 	if ((tfd = write_tmp(w, tmp, merged, outlen, fd >= 0 ? &st : NULL)) < 0)
 		goto out;
 	r = publish(w, tmp, fd >= 0);
@@ -471,7 +600,7 @@ out:
 int confwrite_commit(struct confwrite *w, const char *section,
 		     const struct confwrite_hooks *hooks)
 {
-	int r;
+	int r, lock;
 
 	if (w->fd >= 0) {
 		bool err = false;
@@ -483,7 +612,10 @@ int confwrite_commit(struct confwrite *w, const char *section,
 		free(text);
 		return r != 0 ? fail(w->path, "write", errno) : 0;
 	}
+	if ((lock = take_lock(w)) < 0)
+		return -1;
 	while ((r = merge_once(w, section, hooks)) == 2)
 		;
+	drop_lock(w, lock);
 	return r;
 }

@@ -1,5 +1,6 @@
 /* confwrite.h - put one section into a config file safely: checked before
- * any measuring, merged under a lock, replaced atomically. */
+ * any measuring, merged under a lock no other user can take, checked as
+ * the library reads, replaced atomically. */
 #ifndef RC4_CONFWRITE_H
 #define RC4_CONFWRITE_H
 
@@ -8,18 +9,25 @@
 #include <stddef.h>
 #include "merge.h"
 
+/* Seconds a run waits at most for another run's lock (rc4tune(1)). */
+#define CONFWRITE_LOCK_WAIT 10
+
 /* Where a config goes. */
 struct confwrite {
 	const char *path;      /* as the user named it */
 	/* A regular file, existing or not, replaced atomically: PATH, or
 	 * the file at the end of its chain of symlinks (which stay links). */
 	char target[PATH_MAX];
+	/* Its lock file, ".NAME.lock" next to the target (NAME: the
+	 * target's), the caller's alone, mode 0600; there while a run holds
+	 * it. */
+	char lock[PATH_MAX];
 	/* Else a device, a pipe or "-" (stdout), open for writing: it gets
 	 * the section alone, as it is; -1 for a file. */
 	int fd;
 };
 
-/* What the caller decides and checks while the file is locked. */
+/* What the caller decides and checks while the lock is held. */
 struct confwrite_hooks {
 	/* Given the file's bytes now (LEN 0: no file yet, or a device or
 	 * a pipe): the section to write, malloc'ed, or NULL to keep the file
@@ -35,19 +43,23 @@ struct confwrite_hooks {
  * says: a symlink that another user owns or that fs.protected_symlinks
  * would refuse is not followed; a file with more than one hard link, one
  * larger than the library reads, a directory, a FIFO with no reader, an
- * unwritable directory and a name too long for its temporary file are
- * refused.  Devices and pipes are opened for writing here.  Returns 0, or
- * -1 after printing the path and the reason on stderr. */
+ * unwritable directory, a name too long for its temporary file and a lock
+ * file that is not the caller's alone (see confwrite.lock) are refused.
+ * Devices and pipes are opened for writing here.  Returns 0, or -1 after
+ * printing the path and the reason on stderr. */
 int confwrite_open(struct confwrite *w, const char *path);
 
 /* Replace the section named SECTION in W's file by the text
- * HOOKS->section gives (see confwrite_merge), or add it, under an
- * exclusive lock on the file: other
- * runs wait, so no section is lost and each reads back its own result.  A
- * new file is the caller's, mode 0644; a replaced one keeps its mode less
- * group and other write (with a warning) and, as root, its group.  The
- * temporary file is in the same directory: fsync, rename, fsync of the
- * directory (a failure there is a warning: the new file is in place).
+ * HOOKS->section gives (see confwrite_merge), or add it, holding W's lock
+ * file from reading the file until HOOKS->written has run: other runs of
+ * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
+ * nothing written), so no section is lost and each reads back its own
+ * result.  A merged file that the library would refuse (rc4_conf_check)
+ * is not written (-1).  A new file is the caller's, mode 0644; a replaced
+ * one keeps its mode less group and other write (with a warning) and, as
+ * root, its group.  The temporary file is in the same directory: fsync,
+ * rename, fsync of the directory (a failure there is a warning: the new
+ * file is in place).
  * Devices and pipes get the text alone.  Returns 0 when written, 1 when
  * HOOKS->section kept the file, -1 after saying why on stderr (the old
  * file is then untouched, unless HOOKS->written failed). */

@@ -92,7 +92,12 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	switch (opt) {
 	case 'o':
 		c->o.output = arg;
-		return 0;
+		if (*arg != '\0')
+			return 0;
+		/* else it would fail only after the budget is spent */
+		fprintf(stderr, "rc4tune: --output wants a file name (- for "
+				"stdout), not an empty one\n");
+		return EXIT_USAGE;
 	case 'w':
 		if (workload_parse(arg, &c->o.workload) == 0)
 			return 0;
