@@ -25,13 +25,27 @@ ls "$root$libdir"/librc4tune.so* >/dev/null 2>&1 || bad "no librc4tune.so in $li
 find "$root" -path '*/bin/rc4tune' -type f | grep -q . || bad "no rc4tune in bindir"
 find "$root" -name rc4tune.h | grep -q . || bad "no rc4tune.h"
 
+# A page's text without the break points (\:) make puts in its paths.
+unbroken() { sed 's/\\://g' "$1"; }
 for page in rc4tune.1 rc4tune.conf.5 librc4tune.3; do
 	p=$(find "$root" -name "$page" -type f)
 	if [ -z "$p" ]; then bad "no man page $page"; continue; fi
 	lint=$(groff -man -ww -z "$p" 2>&1)
 	[ -z "$lint" ] || bad "$page is not lint-clean: $lint"
-	grep -q "$sysconfdir/rc4tune.conf" "$p" || bad "$page does not name $sysconfdir/rc4tune.conf"
+	unbroken "$p" | grep -q "$sysconfdir/rc4tune.conf" || bad "$page does not name $sysconfdir/rc4tune.conf"
 	! grep -q '@sysconfdir@' "$p" || bad "$page has an unsubstituted @sysconfdir@"
+done
+
+# The pages lint-clean under a deep prefix too (make distcheck unpacks
+# the tree somewhere deep): a 203-byte one of names groff cannot hyphenate,
+# made as make makes them.
+d=/$(printf '%048d' 0 | tr 0 d)
+deep=$d$d$d$d/prefix
+for page in rc4tune.1 rc4tune.conf.5 librc4tune.3 rc4tune-provider.7; do
+	lint=$("$MAKE" -s -C "$top_builddir" man-page PAGE="man/$page" \
+		sysconfdir="$deep/etc" bindir="$deep/bin" \
+		modulesdir="$deep/lib/ossl-modules" | groff -man -ww -z 2>&1)
+	[ -z "$lint" ] || bad "$page is not lint-clean under a ${#deep}-byte prefix: $lint"
 done
 
 # The boot unit, where configure found systemd's unit directory: it runs
@@ -123,8 +137,8 @@ if [ -n "${modulesdir:-}" ]; then
 	if [ -z "$p" ]; then bad "no man page rc4tune-provider.7"; else
 		lint=$(groff -man -ww -z "$p" 2>&1)
 		[ -z "$lint" ] || bad "rc4tune-provider.7 is not lint-clean: $lint"
-		grep -q "$modulesdir/rc4tune.so" "$p" || bad "rc4tune-provider.7 does not name $modulesdir/rc4tune.so"
-		grep -q "$sysconfdir/rc4tune-openssl.cnf" "$p" || bad "rc4tune-provider.7 does not name $sysconfdir/rc4tune-openssl.cnf"
+		unbroken "$p" | grep -q "$modulesdir/rc4tune.so" || bad "rc4tune-provider.7 does not name $modulesdir/rc4tune.so"
+		unbroken "$p" | grep -q "$sysconfdir/rc4tune-openssl.cnf" || bad "rc4tune-provider.7 does not name $sysconfdir/rc4tune-openssl.cnf"
 		! grep -q '@[a-zA-Z_]*@' "$p" || bad "rc4tune-provider.7 has an unsubstituted @...@"
 	fi
 	# (not in a cross build: the host's openssl, the target's module)
