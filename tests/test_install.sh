@@ -42,9 +42,10 @@ done
 d=/$(printf '%048d' 0 | tr 0 d)
 deep=$d$d$d$d/prefix
 for page in rc4tune.1 rc4tune.conf.5 librc4tune.3 rc4tune-provider.7; do
-	lint=$("$MAKE" -s -C "$top_builddir" man-page PAGE="man/$page" \
+	"$MAKE" -s -C "$top_builddir" man-page PAGE="man/$page" OUT="$tmp/$page" \
 		sysconfdir="$deep/etc" bindir="$deep/bin" \
-		modulesdir="$deep/lib/ossl-modules" | groff -man -ww -z 2>&1)
+		modulesdir="$deep/lib/ossl-modules" >/dev/null || bad "cannot make $page"
+	lint=$(groff -man -ww -z "$tmp/$page" 2>&1)
 	[ -z "$lint" ] || bad "$page is not lint-clean under a ${#deep}-byte prefix: $lint"
 done
 
