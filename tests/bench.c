@@ -59,36 +59,40 @@ static uint64_t tsc(void)
 #endif
 }
 
-/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds; TSC
- * ticks per byte in *CPB. */
-static double slice(struct cand *c, size_t len, double secs, double *cpb)
-{
-	static const char key[] = "0123456789abcdef";
+/* One row's keyed state: the library's key, or another library's. */
+struct keyed {
 	rc4tune_key k;
 #ifdef HAVE_LIBCRYPTO
 	RC4_KEY ok;
 #endif
 #ifdef HAVE_LIBGCRYPT
-	gcry_cipher_hd_t gh = NULL;
+	gcry_cipher_hd_t gh;
 #endif
 #ifdef HAVE_NETTLE
 	struct arcfour_ctx nc;
 #endif
+};
+
+/* Key C's row (a kernel: made the library's current one first). */
+static void set_key(const struct cand *c, struct keyed *st)
+{
+	static const char key[] = "0123456789abcdef";
+
 	switch (c->lib) {
 	case KERNEL:
 		rc4tune_use_kernel(c->name);
-		rc4tune_set_key(&k, key, 16);
+		rc4tune_set_key(&st->k, key, 16);
 		break;
 #ifdef HAVE_LIBCRYPTO
 	case OPENSSL:
-		RC4_set_key(&ok, 16, (const unsigned char *)key);
+		RC4_set_key(&st->ok, 16, (const unsigned char *)key);
 		break;
 #endif
 #ifdef HAVE_LIBGCRYPT
 	case GCRYPT:
-		if (gcry_cipher_open(&gh, GCRY_CIPHER_ARCFOUR,
+		if (gcry_cipher_open(&st->gh, GCRY_CIPHER_ARCFOUR,
 				     GCRY_CIPHER_MODE_STREAM, 0) != 0 ||
-		    gcry_cipher_setkey(gh, key, 16) != 0) {
+		    gcry_cipher_setkey(st->gh, key, 16) != 0) {
 			fprintf(stderr, "bench: libgcrypt has no ARCFOUR\n");
 			exit(1);
 		}
@@ -96,111 +100,129 @@ static double slice(struct cand *c, size_t len, double secs, double *cpb)
 #endif
 #ifdef HAVE_NETTLE
 	case NETTLE:
-		arcfour_set_key(&nc, 16, (const uint8_t *)key);
+		arcfour_set_key(&st->nc, 16, (const uint8_t *)key);
 		break;
 #endif
 	default:
 		break;
 	}
+}
+
+/* Encrypt LEN bytes of buf in place with C's row. */
+static void crypt_buf(const struct cand *c, struct keyed *st, size_t len)
+{
+	switch (c->lib) {
+	case KERNEL:
+		rc4tune_crypt(&st->k, len, buf, buf);
+		break;
+#ifdef HAVE_LIBCRYPTO
+	case OPENSSL:
+		RC4(&st->ok, len, buf, buf);
+		break;
+#endif
+#ifdef HAVE_LIBGCRYPT
+	case GCRYPT: /* in place: no input buffer */
+		gcry_cipher_encrypt(st->gh, buf, len, NULL, 0);
+		break;
+#endif
+#ifdef HAVE_NETTLE
+	case NETTLE:
+		arcfour_crypt(&st->nc, len, buf, buf);
+		break;
+#endif
+	default:
+		break;
+	}
+}
+
+/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds; TSC
+ * ticks per byte in *CPB. */
+static double slice(struct cand *c, size_t len, double secs, double *cpb)
+{
+	struct keyed st = { 0 };
+
+	set_key(c, &st);
 	size_t bytes = 0, reps = 64;
 	double t0 = now(), t;
 	uint64_t c0 = tsc();
 	do {
-		for (size_t r = 0; r < reps; r++) {
-			switch (c->lib) {
-			case KERNEL:
-				rc4tune_crypt(&k, len, buf, buf);
-				break;
-#ifdef HAVE_LIBCRYPTO
-			case OPENSSL:
-				RC4(&ok, len, buf, buf);
-				break;
-#endif
-#ifdef HAVE_LIBGCRYPT
-			case GCRYPT: /* in place: no input buffer */
-				gcry_cipher_encrypt(gh, buf, len, NULL, 0);
-				break;
-#endif
-#ifdef HAVE_NETTLE
-			case NETTLE:
-				arcfour_crypt(&nc, len, buf, buf);
-				break;
-#endif
-			default:
-				break;
-			}
-		}
+		for (size_t r = 0; r < reps; r++)
+			crypt_buf(c, &st, len);
 		bytes += reps * len;
 		t = now() - t0;
 	} while (t < secs);
 	*cpb = (double)(tsc() - c0) / bytes;
 #ifdef HAVE_LIBGCRYPT
-	if (gh != NULL)
-		gcry_cipher_close(gh);
+	if (st.gh != NULL)
+		gcry_cipher_close(st.gh);
 #endif
 	return bytes / t / 1e6;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct opts {
+	int rounds;
+	double secs;
+	const char *pick, *picker;
+};
+
+/* The options, and the kernels named into CANDS; the count, or -1 on a
+ * usage error. */
+static int parse_args(int argc, char **argv, struct opts *o,
+		      struct cand *cands)
 {
-	static struct cand cands[MAXK];
-	int n = 0, rounds = 9;
-	double secs = 0.002;
-	const char *pick = rc4tune_kernel_name(); /* first use: the library's choice */
-	const char *picker = "library picks";
+	int n = 0;
 
 	for (int a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
-			rounds = atoi(argv[++a]);
+			o->rounds = atoi(argv[++a]);
 		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
-			secs = atof(argv[++a]) / 1000;
+			o->secs = atof(argv[++a]) / 1000;
 		else if (strcmp(argv[a], "--pick") == 0 && a + 1 < argc) {
-			pick = argv[++a]; /* e.g. what the tuner wrote */
-			picker = "--pick";
+			o->pick = argv[++a]; /* e.g. what the tuner wrote */
+			o->picker = "--pick";
 		} else if (n < MAXK)
 			cands[n++].name = argv[a];
 	}
-	if (rounds < 1 || rounds > MAXROUNDS || secs <= 0) {
+	if (o->rounds < 1 || o->rounds > MAXROUNDS || o->secs <= 0) {
 		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [--pick KERNEL] [KERNEL...]\n",
 			MAXROUNDS);
-		return 2;
+		return -1;
 	}
-	if (n == 0) {
-		const char *name;
-		int usable;
-		for (size_t i = 0; n < MAXK - 1 &&
-				   (name = rc4tune_kernel_info(i, NULL, &usable));
-		     i++)
-			if (usable)
-				cands[n++].name = name;
+	return n;
+}
+
+/* Every usable kernel, then the libraries this build has; the count. */
+static int all_cands(struct cand *cands)
+{
+	const char *name;
+	int n = 0, usable;
+
+	for (size_t i = 0; n < MAXK - 1 &&
+			   (name = rc4tune_kernel_info(i, NULL, &usable));
+	     i++)
+		if (usable)
+			cands[n++].name = name;
 #ifdef HAVE_LIBCRYPTO
-		cands[n].name = "openssl";
-		cands[n++].lib = OPENSSL;
+	cands[n].name = "openssl";
+	cands[n++].lib = OPENSSL;
 #endif
 #ifdef HAVE_LIBGCRYPT
-		cands[n].name = "libgcrypt";
-		cands[n++].lib = GCRYPT;
+	cands[n].name = "libgcrypt";
+	cands[n++].lib = GCRYPT;
 #endif
 #ifdef HAVE_NETTLE
-		cands[n].name = "nettle";
-		cands[n++].lib = NETTLE;
+	cands[n].name = "nettle";
+	cands[n++].lib = NETTLE;
 #endif
-	}
-#ifdef HAVE_LIBGCRYPT
-	/* libgcrypt wants its version checked before first use; no secure
-	 * memory is needed for a benchmark key. */
-	gcry_check_version(NULL);
-	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-#endif
+	return n;
+}
 
-	for (int r = 0; r < rounds; r++)
-		for (int s = 0; s < NSIZES; s++)
-			for (int i = 0; i < n; i++)
-				cands[i].mbs[s][r] = slice(&cands[i], sizes[s],
-							   secs, &cands[i].cpb[s][r]);
-
+/* Medians over ROUNDS and each row's score; the best kernel's index. */
+static int summarize(struct cand *cands, int n, int rounds)
+{
 	int best = 0;
+
 	for (int i = 0; i < n; i++) {
 		double lg = 0;
 		for (int s = 0; s < NSIZES; s++) {
@@ -216,10 +238,23 @@ int main(int argc, char **argv)
 		     cands[i].score > cands[best].score))
 			best = i;
 	}
+	return best;
+}
 
-	printf("%-24s", "MB/s");
+/* LABEL, then the block sizes as a header row. */
+static void size_row(const char *label)
+{
+	printf("%-24s", label);
 	for (int s = 0; s < NSIZES; s++)
 		printf(" %8zu", sizes[s]);
+}
+
+/* MB/s per block size, geometric mean and ratio to the best for each row;
+ * the pick's ratio to the best. */
+static void print_table(const struct cand *cands, int n, int best,
+			const struct opts *o)
+{
+	size_row("MB/s");
 	printf(" %8s %7s\n", "geomean", "/best");
 	for (int i = 0; i < n; i++) {
 		printf("%-24s", cands[i].name);
@@ -229,18 +264,24 @@ int main(int argc, char **argv)
 		       cands[i].score / cands[best].score, i == best ? " *" : "");
 	}
 	for (int i = 0; i < n; i++)
-		if (strcmp(cands[i].name, pick) == 0)
+		if (strcmp(cands[i].name, o->pick) == 0)
 			printf("%s %s: pick/best = %.3f (best %s)\n",
-			       picker, pick, cands[i].score / cands[best].score,
+			       o->picker, o->pick,
+			       cands[i].score / cands[best].score,
 			       cands[best].name);
+}
+
+/* The best kernel against each library: ratio per block size, and both in
+ * TSC ticks per byte where there is a TSC. */
+static void print_vs_libs(const struct cand *cands, int n, int best)
+{
 	for (int i = 0; i < n; i++) {
 		if (cands[i].lib == KERNEL)
 			continue;
 		printf("best/%s = %.3f\n", cands[i].name,
 		       cands[best].score / cands[i].score);
-		printf("\n%-24s", "best vs");
-		for (int s = 0; s < NSIZES; s++)
-			printf(" %8zu", sizes[s]);
+		printf("\n");
+		size_row("best vs");
 		printf("\n%-24s", "MB/s ratio");
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.3f", cands[best].med[s] / cands[i].med[s]);
@@ -256,19 +297,23 @@ int main(int argc, char **argv)
 #endif
 		printf("\n");
 	}
-	/* The fastest kernel of each block size, against OpenSSL. */
+}
+
+/* The fastest kernel of each block size, against OpenSSL. */
+static void print_per_size(const struct cand *cands, int n, int best)
+{
 	for (int i = 0; i < n; i++) {
 		if (cands[i].lib != OPENSSL)
 			continue;
 		int top[NSIZES];
-		printf("\n%-24s", "per-size best");
+		printf("\n");
+		size_row("per-size best");
 		for (int s = 0; s < NSIZES; s++) {
 			top[s] = best;
 			for (int j = 0; j < n; j++)
 				if (cands[j].lib == KERNEL &&
 				    cands[j].med[s] > cands[top[s]].med[s])
 					top[s] = j;
-			printf(" %8zu", sizes[s]);
 		}
 		printf("\n%-24s", "vs openssl");
 		for (int s = 0; s < NSIZES; s++)
@@ -277,5 +322,37 @@ int main(int argc, char **argv)
 		for (int s = 0; s < NSIZES; s++)
 			printf("  %5zu B: %s\n", sizes[s], cands[top[s]].name);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct cand cands[MAXK];
+	/* first use: the library's choice */
+	struct opts o = { .rounds = 9, .secs = 0.002,
+			  .pick = rc4tune_kernel_name(),
+			  .picker = "library picks" };
+	int n = parse_args(argc, argv, &o, cands);
+
+	if (n < 0)
+		return 2;
+	if (n == 0)
+		n = all_cands(cands);
+#ifdef HAVE_LIBGCRYPT
+	/* libgcrypt wants its version checked before first use; no secure
+	 * memory is needed for a benchmark key. */
+	gcry_check_version(NULL);
+	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+#endif
+
+	for (int r = 0; r < o.rounds; r++)
+		for (int s = 0; s < NSIZES; s++)
+			for (int i = 0; i < n; i++)
+				cands[i].mbs[s][r] = slice(&cands[i], sizes[s],
+							   o.secs, &cands[i].cpb[s][r]);
+	int best = summarize(cands, n, o.rounds);
+	print_table(cands, n, best, &o);
+	print_vs_libs(cands, n, best);
+	print_per_size(cands, n, best);
 	return 0;
 }
