@@ -2,10 +2,10 @@
  *
  * The file is read into memory first (it must be a regular file that only
  * its owner, root or us, can write, in directories others cannot write),
- * then scanned for what inih would misread without a
- * word: long lines it splits, NUL bytes that end its string, indented lines
- * it appends to the previous value, section names it cuts, text after a
- * header that it drops.  Only then does inih parse it, from memory, one
+ * then scanned for what inih, once checked to be built as assumed
+ * (inibuild.h), would misread without a word: long lines it splits, NUL
+ * bytes that end its string, indented lines it appends to the previous
+ * value, section names it cuts, text after a header that it drops.  Only then does inih parse it, from memory, one
  * line a call, so that line numbers are known.  Any problem, or any inih
  * error, rejects the whole file. */
 #include <config.h>
@@ -322,6 +322,8 @@ static int parse(const char *buf, size_t len, const char *section,
 		too_big(why, whysize);
 		return -1;
 	}
+	if (rc4_ini_build_check(why, whysize) != 0)
+		return -1;
 	bad = prescan(buf, len, &what);
 	if (bad != 0) {
 		snprintf(why, whysize, "%s", what);

@@ -4,21 +4,16 @@
  * A file is trusted whole or not at all: any line inih would misread (too
  * long, a NUL byte, a continuation line, a cut section name, text after a
  * header) or reject makes the whole file ignored, with file:line and the
- * reason. */
+ * reason; so does an inih not built as assumed (inibuild.h). */
 #ifndef RC4_CONF_H
 #define RC4_CONF_H
 
 #include <stddef.h>
 #include "kernels/kernel.h"
+#include "inibuild.h" /* RC4_CONF_MAX_LINE, RC4_CONF_MAX_SECTION */
 
-/* inih reads lines into a 200-byte buffer (INI_MAX_LINE) that must also
- * hold the '\n' and the NUL: longer lines it silently splits in two. */
-#define RC4_CONF_MAX_LINE 198
 /* A fleet's profiles are a few hundred bytes per CPU model. */
 #define RC4_CONF_MAX_SIZE (256 * 1024)
-/* inih keeps a section name in a 50-byte buffer (MAX_SECTION) and cuts
- * longer names: a cut name could match another section. */
-#define RC4_CONF_MAX_SECTION 49
 
 /* The configured sysconfdir's rc4tune.conf: what the tuner writes. */
 #define RC4_CONF_DEFAULT_PATH SYSCONFDIR "/rc4tune.conf"
