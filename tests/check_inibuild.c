@@ -56,6 +56,8 @@ int __wrap_ini_parse_stream(ini_reader reader, void *stream,
 	return __real_ini_parse_stream(small_reader, &w, cutting_handler, &w);
 }
 
+/* A config the library takes from an inih built as assumed. */
+static const char text[] = "[default]\nkernel = int-4x\n";
 static char path[sizeof test_dir + 32];
 static struct rc4_conf conf;
 static char why[RC4_CONF_WHY_MAX];
@@ -65,7 +67,6 @@ static void setup(void)
 	test_dir_make("check_inibuild");
 	snprintf(path, sizeof path, "%s/rc4tune.conf", test_dir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	static const char text[] = "[default]\nkernel = int-4x\n";
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	ck_assert_int_eq(fchmod(fd, 0644), 0);
@@ -77,14 +78,21 @@ static void teardown(void)
 	test_dir_remove();
 }
 
-/* The file is refused as a whole, WHY naming the build option. */
+/* The file is refused as a whole, and so are the same bytes before a
+ * writer puts them there (rc4_conf_check); WHY names the build option. */
 static void refused(const char *option)
 {
 	char want[64];
+	int line = -1;
 
+	snprintf(want, sizeof want, "inih built with a different %s: ", option);
+	ck_assert_int_eq(rc4_conf_check(text, strlen(text), &line, why,
+					sizeof why),
+			 -1);
+	ck_assert_msg(strncmp(why, want, strlen(want)) == 0, "why: %s", why);
+	ck_assert_int_eq(line, 0);
 	ck_assert_int_eq(rc4_conf_read(path, NULL, &conf, NULL, why, sizeof why),
 			 -1);
-	snprintf(want, sizeof want, "inih built with a different %s: ", option);
 	ck_assert_msg(strncmp(why, want, strlen(want)) == 0, "why: %s", why);
 	ck_assert_int_eq(conf.bad_line, 0);
 	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "");
