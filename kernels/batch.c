@@ -201,14 +201,20 @@ static unsigned group_log(size_t left, unsigned g)
 
 /* The stack that N keys' groups of up to 2^G lanes of width W used below
  * their caller, at most: the largest (first) group's lanes, each a state
- * copy (RC4K_LOCAL) and for a key schedule its expanded key, and 512 bytes
- * for spills, saved registers and alignment; a keystream loop's 1-lane
- * loop under it (lanes out of step) adds a lane. */
+ * copy (RC4K_LOCAL) and for a key schedule its expanded key, and SLACK
+ * bytes for spills, saved registers and alignment (ASan's redzones, in a
+ * sanitizer build); a keystream loop's 1-lane loop under it (lanes out of
+ * step) adds a lane. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RC4K_SLACK 4096
+#else
+#define RC4K_SLACK 512
+#endif
 #define RC4K_LANES(n, G) ((n) < (size_t)1 << (G) ? (n) : (size_t)1 << (G))
 #define RC4K_BELOW_KSA(n, G, W) \
-	(RC4K_LANES(n, G) * (256 * (W) + 64 + KX_LEN) + 512)
+	(RC4K_LANES(n, G) * (256 * (W) + 64 + KX_LEN) + RC4K_SLACK)
 #define RC4K_BELOW_PRGA(n, G, W) \
-	((RC4K_LANES(n, G) + 1) * (256 * (W) + 64) + 512)
+	((RC4K_LANES(n, G) + 1) * (256 * (W) + 64) + RC4K_SLACK)
 
 /* One registry entry: FAM's loops with up to 2^G lanes.  Their frames
  * held copies of the lanes' states and keys, and spilled keystream words:
