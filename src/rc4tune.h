@@ -89,6 +89,12 @@ RC4TUNE_API const char *rc4tune_batch_kernel_name(void);
  * -1 with errno = EINVAL, ENOENT or ENOTSUP, as rc4tune_use_kernel. */
 RC4TUNE_API int rc4tune_use_batch_kernel(const char *name);
 
+/* The batch kernels this build compiled, as rc4tune_kernel_info lists the
+ * single-stream ones. */
+RC4TUNE_API const char *rc4tune_batch_kernel_info(size_t i,
+						  const char **summary,
+						  int *usable);
+
 #ifdef __cplusplus
 }
 #endif

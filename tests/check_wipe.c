@@ -47,38 +47,8 @@
 /* ASan's switch for its fake stack (present only in an ASan build). */
 extern int __asan_option_detect_stack_use_after_return __attribute__((weak));
 
-/* --- this file's RC4: the states and keystreams to look for --- */
-
-struct ref {
-	uint8_t S[256], x, y;
-};
-
-static void ref_set_key(struct ref *r, const uint8_t *key, size_t len)
-{
-	unsigned j = 0;
-
-	for (unsigned i = 0; i < 256; i++)
-		r->S[i] = (uint8_t)i;
-	for (unsigned i = 0; i < 256; i++) {
-		uint8_t t = r->S[i];
-		j = (j + t + key[i % len]) & 0xff;
-		r->S[i] = r->S[j];
-		r->S[j] = t;
-	}
-	r->x = r->y = 0;
-}
-
-static void ref_ks(struct ref *r, size_t n, uint8_t *ks)
-{
-	for (size_t k = 0; k < n; k++) {
-		uint8_t tx = r->S[++r->x];
-		r->y = (uint8_t)(r->y + tx);
-		uint8_t ty = r->S[r->y];
-		r->S[r->x] = ty;
-		r->S[r->y] = tx;
-		ks[k] = r->S[(uint8_t)(tx + ty)];
-	}
-}
+/* The states and keystreams to look for come from the tests' own RC4
+ * (testutil.h). */
 
 /* --- what the scan looks for --- */
 
@@ -106,20 +76,20 @@ static void look_for_key(const uint8_t *key, size_t len)
 	sec.keylen[sec.nkeys++] = len;
 }
 
-static void look_for_state(const struct ref *r)
+static void look_for_state(const struct test_rc4 *r)
 {
 	ck_assert_uint_lt(sec.nstates, MAXSEC);
 	memcpy(sec.state[sec.nstates++], r->S, 256);
 }
 
 /* The N keystream bytes R makes next (R itself does not move). */
-static void look_for_next(const struct ref *r, size_t n)
+static void look_for_next(const struct test_rc4 *r, size_t n)
 {
-	struct ref copy = *r;
+	struct test_rc4 copy = *r;
 
 	ck_assert_uint_lt(sec.nks, MAXSEC);
 	ck_assert_uint_le(n, AHEAD);
-	ref_ks(&copy, n, sec.ks[sec.nks]);
+	test_rc4_ks(&copy, n, sec.ks[sec.nks]);
 	sec.kslen[sec.nks++] = n;
 }
 
@@ -355,10 +325,10 @@ START_TEST(test_single_stack)
 		/* the key's end (an ahead buffer's) a little past a page */
 		rc4tune_key *k = (rc4tune_key *)(void *)(pg + ps + 8 * (i % 4) -
 							 sizeof(rc4tune_key));
-		struct ref r;
+		struct test_rc4 r;
 
 		test_fill(&s, key, sizeof key);
-		ref_set_key(&r, key, sizeof key);
+		test_rc4_key(&r, key, sizeof key);
 		forget_all();
 		look_for_key(key, sizeof key);
 		look_for_state(&r);
@@ -382,7 +352,7 @@ START_TEST(test_single_stack)
 			look_for_next(&r, n < AHEAD ? n : AHEAD); /* its own */
 			for (size_t b = 0; b < n; b++) {
 				uint8_t ks;
-				ref_ks(&r, 1, &ks);
+				test_rc4_ks(&r, 1, &ks);
 				want[b] ^= ks;
 			}
 			look_for_state(&r);
@@ -399,14 +369,14 @@ START_TEST(test_single_stack)
 			look_for_key(key, sizeof key);
 			look_for_state(&r);
 			look_for_next(&r, n); /* what skip drops */
-			ref_ks(&r, n, drop);
+			test_rc4_ks(&r, n, drop);
 			look_for_state(&r);
 			look_for_next(&r, AHEAD);
 			arg.n = n;
 			count(&t[2], name, probe(call_skip));
 		}
 		/* the stream went on where this file's RC4 says */
-		ref_ks(&r, 16, want);
+		test_rc4_ks(&r, 16, want);
 		memset(drop, 0, 16);
 		rc4tune_crypt(k, 16, drop, drop);
 		ck_assert_msg(memcmp(drop, want, 16) == 0, "%s: skip", name);
@@ -439,7 +409,7 @@ START_TEST(test_batch_stack)
 	const void *data[NB], *pin[NB];
 	void *pout[NB];
 	size_t lens[NB];
-	struct ref r[NB];
+	struct test_rc4 r[NB];
 	uint64_t s = 5;
 
 	stack_setup();
@@ -457,7 +427,7 @@ START_TEST(test_batch_stack)
 			lens[i] = 16 + i % 16;
 			test_fill(&s, keyb[i], lens[i]);
 			data[i] = keyb[i];
-			ref_set_key(&r[i], keyb[i], lens[i]);
+			test_rc4_key(&r[i], keyb[i], lens[i]);
 			look_for_key(keyb[i], lens[i]);
 			look_for_state(&r[i]);
 			look_for_next(&r[i], 64);
@@ -476,7 +446,7 @@ START_TEST(test_batch_stack)
 				/* key 1 a byte ahead: its group out of step */
 				uint8_t one = 0;
 				rc4tune_crypt(&keys[1], 1, &one, &one);
-				ref_ks(&r[1], 1, &one);
+				test_rc4_ks(&r[1], 1, &one);
 			}
 			forget_all();
 			for (size_t i = 0; i < NB; i++) {
@@ -484,7 +454,7 @@ START_TEST(test_batch_stack)
 				look_for_state(&r[i]);
 				look_for_next(&r[i], n < 64 ? n : 64);
 				test_fill(&s, in[i], n);
-				ref_ks(&r[i], n, want[i]);
+				test_rc4_ks(&r[i], n, want[i]);
 				for (size_t k = 0; k < n; k++)
 					want[i][k] ^= in[i][k];
 				look_for_state(&r[i]);
@@ -551,7 +521,7 @@ START_TEST(test_provider_stack)
 	call_evp_free();
 	stack_setup();
 	for (size_t i = 0; (name = rc4tune_kernel_info(i, NULL, NULL)); i++) {
-		struct ref r[2];
+		struct test_rc4 r[2];
 		if (rc4tune_use_kernel(name) != 0)
 			continue;
 		ectx = EVP_CIPHER_CTX_new();
@@ -559,7 +529,7 @@ START_TEST(test_provider_stack)
 		forget_all();
 		for (int k = 0; k < 2; k++) {
 			test_fill(&s, key[k], KEYLEN);
-			ref_set_key(&r[k], key[k], KEYLEN);
+			test_rc4_key(&r[k], key[k], KEYLEN);
 			look_for_key(key[k], KEYLEN);
 			look_for_state(&r[k]);
 		}
@@ -573,7 +543,7 @@ START_TEST(test_provider_stack)
 				memcpy(want, io, n);
 				uint8_t ks[sizeof io];
 				look_for_next(&r[k], n);
-				ref_ks(&r[k], n, ks);
+				test_rc4_ks(&r[k], n, ks);
 				for (size_t b = 0; b < n; b++)
 					want[b] ^= ks[b];
 				look_for_state(&r[k]);
