@@ -58,12 +58,12 @@ confident() { tuned "$1" high "$2"; }
 #   one cut-short round a kind), the part no budget bounds: a process the
 #   system hardly schedules still needs its CPU for that, and how long that
 #   takes depends on the scheduler and the build (nice 19 against two busy
-#   loops on a Zen 4 VM: 0.2-1.3 s plain, 2-5 s under sanitizers, 8-12 s
-#   under qemu-aarch64; 11 s under sanitizers on a Zen 5 VM).  The floor is
-#   taken before and after; the larger, twice, plus 1 s leaves room for the
-#   share to halve meanwhile.  The old tuner, which measured on past its
-#   deadline, took 23.5 s for --budget 0.5 so loaded; a run still going at
-#   four times the bound is stopped.
+#   loops on a Zen 4 VM: 0.2-1.3 s plain, 2-5 s under sanitizers, 8-18 s
+#   under qemu for arm64 and s390x; 11 s under sanitizers on a Zen 5 VM).
+#   The floor is taken before and after; the larger, twice, plus 1 s
+#   leaves room for the share to halve meanwhile.  The old tuner, which
+#   measured on past its deadline, took 23.5 s for --budget 0.5 so loaded;
+#   a run still going at four times the bound is stopped.
 start_busy
 # budget_run B [CAP]: one loaded run (stopped after CAP seconds); sets rc,
 # ms and late (the rounds that began past their deadline, in words).
