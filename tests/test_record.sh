@@ -8,15 +8,9 @@
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
-unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
 seal() { python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"; }
 
@@ -153,4 +147,4 @@ newest=$(grep -m1 '^;@ rc4tune ' "$tmp/h.conf" | sed 's/.* at=\([^ ]*\) .*/\1/')
 	ok "history: four runs a key, newest first, the oldest dropped" ||
 	{ fail "history: $n/$nb"; grep '^;@' "$tmp/h.conf"; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -8,15 +8,9 @@
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
-unset RC4TUNE_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
 busy=
-trap 'stop_busy; rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 # Two busy loops on CPU 0, where the tuner runs too (nice 19): it gets a
 # sliver of one CPU.
@@ -29,6 +23,7 @@ start_busy() {
 	done
 }
 loaded() { $pin nice -n 19 "$RC4TUNE" "$@"; }
+at_exit() { stop_busy; }
 stop_busy() {
 	[ -n "$busy" ] && kill $busy 2>/dev/null
 	busy=
@@ -195,4 +190,4 @@ grep -q "config: no kernel in \[$live\], but 1 other CPU section set one: tuned 
 	ok "--explain: one other section setting kernel 3 times counts once" ||
 	{ fail "--explain counts keys"; grep 'other CPU' "$tmp/out"; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

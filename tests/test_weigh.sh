@@ -11,15 +11,9 @@
 # RC4TUNE_TEST_DATA, the source tree's tests/; TEST_EMULATOR, if set, runs
 # a cross-built program.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
-unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
 
 # The seam's tuner, through the emulator of a cross build (.ci/cross).
@@ -120,4 +114,4 @@ done
 	ok "repeated runs replace a wrong prior once the history agrees:$got" ||
 	{ fail "convergence:$got"; show; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish
