@@ -19,6 +19,14 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 skip() { echo "SKIP: $*"; exit 77; }
+# left_said FILE BEFORE PATTERN: the run just made ($rc, its stderr in
+# $tmp/err) exited 0, left FILE as BEFORE byte for byte, and said so in one
+# line on stderr that matches PATTERN (a --quiet run's warning).
+left_said() {
+	[ "$rc" -eq 0 ] && cmp -s "$1" "$2" &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$3" "$tmp/err"
+}
+
 # The last line of a test: exit 1 after saying how many checks failed.
 finish() {
 	[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }

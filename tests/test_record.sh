@@ -62,9 +62,7 @@ grep -q "\[$live\]: the tuner's" "$tmp/out" &&
 # kept FILE WHAT LINE: the run left FILE as FILE.before, exit 0, and said so
 # on stderr in one line even with --quiet
 kept() {
-	if [ $rc -eq 0 ] && cmp -s "$1" "$1.before" &&
-		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q "^rc4tune: kept \[$live\] in $1 (line $3): it is a person's: $2; rc4tune --generate-conf --force replaces it$" "$tmp/err"; then
+	if left_said "$1" "$1.before" "^rc4tune: kept \[$live\] in $1 (line $3): it is a person's: $2; rc4tune --generate-conf --force replaces it$"; then
 		ok "kept, exit 0, said with --quiet: $2"
 	else
 		fail "not kept ($2): rc=$rc"; cat "$tmp/err"; diff "$1.before" "$1"
