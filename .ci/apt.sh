@@ -1,41 +1,20 @@
+# shellcheck shell=sh
 # .ci/apt.sh: sourced by .ci/cross and .ci/deb, which set suite (the Debian
 # suite, e.g. bookworm), out (a directory for apt.log), CI_MIRROR (empty, or
 # the archive to use) and say (print a line); need sets why for them.
 # shellcheck disable=SC2154,SC2034
-# The archive this machine's apt uses for $suite: the first URI of a deb
-# line or deb822 stanza that lists the suite.  Nothing is hard-coded.
+# The archive this machine's apt uses for $suite: the first deb source
+# that lists the suite, as apt itself reads sources.list and
+# sources.list.d/ (one-line and deb822, Enabled: no, [options]).  Nothing
+# is hard-coded.
 mirror() {
 	if [ -n "${CI_MIRROR:-}" ]; then echo "$CI_MIRROR"; return; fi
-	m=
-	set -- /etc/apt/sources.list.d/*.sources
-	[ -e "$1" ] && m=$(awk -v suite="$suite" '
-		function flush() {
-			if (!found && uris != "" && enabled != "no" &&
-			    (" " types " ") ~ / deb / && (" " suites " ") ~ (" " suite " ")) {
-				split(uris, u, " "); print u[1]; found = 1
-			}
-			types = suites = uris = enabled = ""
-		}
-		FNR == 1 { flush() }
-		/^#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		/^[A-Za-z-]+:/ {
-			k = tolower(substr($0, 1, index($0, ":") - 1))
-			v = substr($0, index($0, ":") + 1)
-			gsub(/^[ \t]+|[ \t]+$/, "", v)
-			if (k == "types") types = v; else if (k == "suites") suites = v
-			else if (k == "uris") uris = v; else if (k == "enabled") enabled = tolower(v)
-		}
-		END { flush() }' "$@")
-	if [ -z "$m" ]; then
-		set -- /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-		m=$(cat "$@" 2>/dev/null | awk -v suite="$suite" '
-			$1 != "deb" { next }
-			{ i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/ && i < NF) i++
-			  if ($i ~ /\]$/) i++ }
-			$(i + 1) == suite { print $i; exit }')
-	fi
-	[ -n "$m" ] && echo "$m"
+	# shellcheck disable=SC2016 # apt's $(FIELD), not the shell's
+	apt-get indextargets --no-release-info \
+		--format '$(TARGET_OF) $(RELEASE) $(REPO_URI)' 2>/dev/null |
+		awk -v suite="$suite" '$1 == "deb" && $2 == suite {
+			sub(/\/$/, "", $3); print $3; found = 1; exit }
+			END { exit !found }'
 }
 
 # Host packages: install the missing ones (once per run: apt-get update

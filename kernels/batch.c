@@ -10,6 +10,7 @@
 #include "batch.h"
 #include "cpufeat.h"
 #include "loop.h"
+#include "wipe.h"
 
 /* The key repeated to 256 bytes (and 16 bytes of slack for the copies),
  * so that the schedules of keys of different lengths still move in
@@ -198,7 +199,29 @@ static unsigned group_log(size_t left, unsigned g)
 	return g;
 }
 
-/* One registry entry: FAM's loops with up to 2^G lanes. */
+/* The stack that N keys' groups of up to 2^G lanes of width W used below
+ * their caller, at most: the largest (first) group's lanes, each a state
+ * copy (RC4K_LOCAL) and for a key schedule its expanded key, and SLACK
+ * bytes for spills, saved registers and alignment (ASan's redzones, in a
+ * sanitizer build); a keystream loop's 1-lane loop under it (lanes out of
+ * step) adds a lane. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RC4K_SLACK 4096
+#else
+#define RC4K_SLACK 512
+#endif
+#define RC4K_LANES(n, G) ((n) < (size_t)1 << (G) ? (n) : (size_t)1 << (G))
+#define RC4K_BELOW_KSA(n, G, W) \
+	(RC4K_LANES(n, G) * (256 * (W) + 64 + KX_LEN) + RC4K_SLACK)
+#define RC4K_BELOW_PRGA(n, G, W) \
+	((RC4K_LANES(n, G) + 1) * (256 * (W) + 64) + RC4K_SLACK)
+
+/* One registry entry: FAM's loops with up to 2^G lanes.  Their frames
+ * held copies of the lanes' states and keys, and spilled keystream words:
+ * cleared once all groups ran.  (Clearing in each group cost several
+ * times more; moving the copies into this frame, cleared here, made the
+ * int loops' key schedules up to 8 % slower on Zen 4, for no reason the
+ * generated loops showed.) */
 #define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion, use)          \
 	static void var##_set_keys(struct rc4k_state *const *st, size_t n,  \
 				   const uint8_t *const *key,               \
@@ -208,6 +231,7 @@ static unsigned group_log(size_t left, unsigned g)
 			g = group_log(n - i, G);                            \
 			fam##_ksa[g](st + i, key + i, len + i);             \
 		}                                                           \
+		rc4k_wipe_below(RC4K_BELOW_KSA(n, G, W));                   \
 	}                                                                   \
 	static void var##_crypt_many(struct rc4k_state *const *st,          \
 				     size_t n, size_t len,                  \
@@ -218,6 +242,7 @@ static unsigned group_log(size_t left, unsigned g)
 			g = group_log(n - i, G);                            \
 			fam##_prga[g](st + i, len, in + i, out + i);        \
 		}                                                           \
+		rc4k_wipe_below(RC4K_BELOW_PRGA(n, G, W));                  \
 	}                                                                   \
 	const struct rc4k_batch var = {                                     \
 		.info = { .name = nm, .summary = sum, .usable = use,        \

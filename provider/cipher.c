@@ -42,6 +42,7 @@ static void *newctx(void *provctx, size_t keylen)
 
 static void freectx(void *vctx)
 {
+	rc4tune_wipe(vctx); /* the key, first in struct ctx; NULL: nothing */
 	if (vctx == NULL)
 		return;
 	explicit_bzero(vctx, sizeof(struct ctx));
@@ -119,8 +120,11 @@ static int init(void *vctx, const unsigned char *key, size_t keylen,
 		return 0;
 	}
 	if (key != NULL) {
-		/* a failed init leaves no key behind to continue with */
+		/* a failed init leaves no key behind to continue with, and a
+		 * new key none of the old one's state (set_key writes only
+		 * what its kernel uses, an -ahead- kernel's keystream not) */
 		c->keyed = 0;
+		rc4tune_wipe(&c->key);
 		if (keylen < 1 || keylen > 256) {
 			RAISE(c->prov, R_KEY_LENGTH, "keylen %lu",
 			      (unsigned long)keylen);

@@ -136,9 +136,11 @@ int rc4tune_use_batch_kernel(const char *name)
 	return use(RC4K_BATCH, name);
 }
 
-const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
+/* The I-th kernel of KIND, for the two public listings. */
+static const char *info(enum rc4k_kind kind, size_t i, const char **summary,
+			int *usable)
 {
-	const struct rc4k_info *k = rc4k_nth(RC4K_SINGLE, i);
+	const struct rc4k_info *k = rc4k_nth(kind, i);
 
 	if (k == NULL)
 		return NULL;
@@ -147,4 +149,15 @@ const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
 	if (usable)
 		*usable = rc4k_usable(k);
 	return k->name;
+}
+
+const char *rc4tune_kernel_info(size_t i, const char **summary, int *usable)
+{
+	return info(RC4K_SINGLE, i, summary, usable);
+}
+
+const char *rc4tune_batch_kernel_info(size_t i, const char **summary,
+				      int *usable)
+{
+	return info(RC4K_BATCH, i, summary, usable);
 }

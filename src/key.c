@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include "kernels/batch.h"
+#include "kernels/wipe.h"
 #include "rc4tune.h"
 #include "select.h"
 
@@ -46,9 +47,18 @@ void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 	k->crypt(state_of(key), len, in, out);
 }
 
+void rc4tune_wipe(rc4tune_key *key)
+{
+	/* The whole object: a kernel's state may use any of its bytes. */
+	if (key != NULL)
+		rc4k_wipe(key, sizeof *key);
+}
+
 void rc4tune_skip(rc4tune_key *key, size_t n)
 {
-	/* In place over a small buffer: no allocation, no second buffer. */
+	/* In place over a small buffer: no allocation, no second buffer.  It
+	 * ends up holding keystream that RC4-drop[n] discards, so it is
+	 * cleared before the call returns. */
 	uint8_t buf[256] = { 0 };
 
 	if (n == 0)
@@ -58,11 +68,13 @@ void rc4tune_skip(rc4tune_key *key, size_t n)
 		return;
 	}
 	const struct rc4k *k = key->kernel;
+	size_t used = n < sizeof buf ? n : sizeof buf;
 	while (n > 0) {
 		size_t step = n < sizeof buf ? n : sizeof buf;
 		k->crypt(state_of(key), step, buf, buf);
 		n -= step;
 	}
+	rc4k_wipe(buf, used);
 }
 
 /* Batch kernels take arrays of state pointers; they are built on the stack

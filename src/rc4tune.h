@@ -38,6 +38,12 @@ RC4TUNE_API int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len);
 RC4TUNE_API void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in,
 			       void *out);
 
+/* Clear KEY, set up by either kind of call: its state, its indices and
+ * any keystream its kernel made ahead, with stores the compiler cannot
+ * drop.  KEY is then a zeroed key: rc4tune_crypt on it does nothing and
+ * sets EINVAL until rc4tune_set_key.  NULL: nothing. */
+RC4TUNE_API void rc4tune_wipe(rc4tune_key *key);
+
 /* The kernel that new keys will use (selected at first use). */
 RC4TUNE_API const char *rc4tune_kernel_name(void);
 
@@ -82,6 +88,12 @@ RC4TUNE_API const char *rc4tune_batch_kernel_name(void);
 /* Make batch calls in this process use batch kernel NAME.  Returns 0, or
  * -1 with errno = EINVAL, ENOENT or ENOTSUP, as rc4tune_use_kernel. */
 RC4TUNE_API int rc4tune_use_batch_kernel(const char *name);
+
+/* The batch kernels this build compiled, as rc4tune_kernel_info lists the
+ * single-stream ones. */
+RC4TUNE_API const char *rc4tune_batch_kernel_info(size_t i,
+						  const char **summary,
+						  int *usable);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,6 @@
 #include <string.h>
 #include "rc4tune.h"
 #include "benchutil.h"
-#include "kernels/kernel.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
@@ -167,10 +166,11 @@ int main(int argc, char **argv)
 			MAXROUNDS);
 		return 2;
 	}
-	for (const struct rc4k_info *const *b = rc4k_registry;
-	     *b && n < MAXC - 1; b++)
-		if ((*b)->kind == RC4K_BATCH && rc4k_usable(*b))
-			cands[n++] = (struct cand){ .name = (*b)->name, .what = BATCH };
+	for (size_t i = 0; n < MAXC - 1 &&
+			   (name = rc4tune_batch_kernel_info(i, NULL, &usable));
+	     i++)
+		if (usable)
+			cands[n++] = (struct cand){ .name = name, .what = BATCH };
 	for (size_t i = 0; n < MAXC - 1 &&
 			   (name = rc4tune_kernel_info(i, NULL, &usable));
 	     i++)

@@ -9,12 +9,8 @@
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-unset RC4TUNE_KERNEL RC4TUNE_DEBUG
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run WHAT WANT CMD...: CMD exits WANT ("0|1": either), not by a signal.
 run() {

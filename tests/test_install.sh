@@ -5,11 +5,10 @@
 # keystream, only rc4tune_* exported, an edited config kept on reinstall;
 # the OpenSSL provider module and its snippet where configure built them.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:?}" "${sysconfdir:?}" "${libdir:?}"
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -7,15 +7,10 @@
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 TRIALS=${KILL_TRIALS:-40}
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-unset RC4TUNE_KERNEL RC4TUNE_DEBUG RC4TUNE_CONF
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # This CPU's section: the heuristic's line is "KERNEL<tab>SECTION: rule".
 section=$("$RC4TUNE" --heuristic 2>/dev/null | head -n 1 | cut -f2 | sed 's/: .*//')

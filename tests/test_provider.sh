@@ -19,8 +19,8 @@
 # EVP_RC4; CC and SANITIZER_FLAGS (a sanitized module needs the ASan runtime
 # preloaded into programs that were not built with it).
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE_PROVIDER_DIR:?}" "${RC4TUNE_SNIPPET:?}" "${EVP_RC4:?}"
-skip() { echo "SKIP: $*"; exit 77; }
 command -v openssl >/dev/null || skip "no openssl command (Debian: openssl)"
 # A cross build (.ci/cross, or gcc -m32): the host's openssl cannot load a
 # module built for another machine (ELF class and machine differ).
@@ -28,10 +28,6 @@ elf() { od -An -tx1 -j4 -N1 "$1"; od -An -tx1 -j18 -N2 "$1"; }
 [ "$(elf "$(command -v openssl)")" = "$(elf "$RC4TUNE_PROVIDER_DIR/rc4tune.so")" ] ||
 	skip "the module is built for another machine than this openssl command (a cross build)"
 [ -f "$RC4TUNE_PROVIDER_DIR/rc4tune.so" ] || skip "no $RC4TUNE_PROVIDER_DIR/rc4tune.so"
-
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 # --- nothing from libcrypto at run time -------------------------------------
 # A program with its own static OpenSSL (NodeSource's node, Python wheels)
@@ -46,9 +42,6 @@ else
 	ok "rc4tune.so needs nothing from libcrypto: $(readelf -d "$so" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 fi
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
 # a part that cannot run here: said in the log, the rest still runs
 note_skip() { echo "SKIP: $*"; }
 unset OPENSSL_MODULES RC4TUNE_DEBUG RC4TUNE_KERNEL
@@ -272,5 +265,4 @@ else
 	done
 fi
 
-[ $fails -eq 0 ] || exit 1
-exit 0
+finish

@@ -8,15 +8,9 @@
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
-unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
 seal() { python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"; }
 
@@ -68,9 +62,7 @@ grep -q "\[$live\]: the tuner's" "$tmp/out" &&
 # kept FILE WHAT LINE: the run left FILE as FILE.before, exit 0, and said so
 # on stderr in one line even with --quiet
 kept() {
-	if [ $rc -eq 0 ] && cmp -s "$1" "$1.before" &&
-		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q "^rc4tune: kept \[$live\] in $1 (line $3): it is a person's: $2; rc4tune --generate-conf --force replaces it$" "$tmp/err"; then
+	if left_said "$1" "$1.before" "^rc4tune: kept \[$live\] in $1 (line $3): it is a person's: $2; rc4tune --generate-conf --force replaces it$"; then
 		ok "kept, exit 0, said with --quiet: $2"
 	else
 		fail "not kept ($2): rc=$rc"; cat "$tmp/err"; diff "$1.before" "$1"
@@ -153,4 +145,4 @@ newest=$(grep -m1 '^;@ rc4tune ' "$tmp/h.conf" | sed 's/.* at=\([^ ]*\) .*/\1/')
 	ok "history: four runs a key, newest first, the oldest dropped" ||
 	{ fail "history: $n/$nb"; grep '^;@' "$tmp/h.conf"; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -5,19 +5,13 @@
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
 tab=$(printf '\t')
-unset RC4TUNE_KERNEL RC4TUNE_DEBUG
 RC4TUNE_CONF=$tmp/rc4tune.conf
 export RC4TUNE_CONF
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 # expect WHAT STATUS CMD...: run CMD (stdout, stderr in $tmp/out, $tmp/err)
 # and check its exit status.
@@ -290,4 +284,4 @@ fi
 has "$tmp/out" "chosen: $tuned (config line [0-9]* \[$live\])" \
 	"trail: from this CPU's section"
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -7,20 +7,17 @@
 #
 # Environment (make check sets it): top_builddir, RC4TUNE.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:?}" "${RC4TUNE:?}"
 prog=$top_builddir/tests/setuid_env
-skip() { echo "SKIP: $*"; exit 77; }
 
 [ "$(id -u)" = 0 ] || skip "not root: cannot make a setuid-root binary"
 command -v setpriv >/dev/null || skip "no setpriv to run as another user"
 head -c 4 "$prog" | grep -q ELF || skip "$prog is not a plain executable"
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 cp "$prog" "$tmp/setuid" && cp "$prog" "$tmp/plain" || exit 99
 chown 0:0 "$tmp/setuid" "$tmp/plain" && chmod 4755 "$tmp/setuid" &&
 	chmod 755 "$tmp/plain" || exit 99
-unset RC4TUNE_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
 # LeakSanitizer cannot trace a setuid process: no leak check here.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
@@ -33,8 +30,6 @@ as_nobody() {
 	env "$@" setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		"$tmp/$p" 2>"$tmp/err"
 }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 base=$(as_nobody setuid) || { cat "$tmp/err"; skip "nobody cannot run the setuid binary"; }
 [ "${base#* }" = 1 ] || skip "no secure mode for the setuid binary (nosuid mount?): '$base'"

@@ -6,19 +6,13 @@
 # Environment (make check sets it): RC4TUNE, the rc4tune binary; INIPARSE,
 # tests/iniparse.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${INIPARSE:?set INIPARSE to tests/iniparse}"
 
-unset RC4TUNE_KERNEL RC4TUNE_CONF # --explain must read the file given
-tmp=$(mktemp -d) || exit 1
-trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
 budget='--budget 0.3'
 cr=$(printf '\r')
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 # tune ARGS...: run --generate-conf; stdout in $tmp/out, stderr in $tmp/err.
 tune() {
@@ -390,4 +384,4 @@ else
 	fi
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -8,18 +8,16 @@
 # rates per phase, so every verdict is the same on any machine.
 #
 # Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;
-# RC4TUNE_TEST_DATA, the source tree's tests/.
+# RC4TUNE_TEST_DATA, the source tree's tests/; TEST_EMULATOR, if set, runs
+# a cross-built program.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
-unset RC4TUNE_KERNEL RC4TUNE_BATCH_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
+
+# The seam's tuner, through the emulator of a cross build (.ci/cross).
+seam() { ${TEST_EMULATOR:-} "$RC4TUNE_SEAM" "$@"; }
 
 # Two portable kernels every build has; the seam runs every other at rate 1.
 A=int-8x
@@ -27,11 +25,11 @@ B=char-4x
 
 # tune RATES: one run on the seam into $tmp/c.conf; $rc, $tmp/err.
 tune() {
-	RC4TUNE_SEAM_RATES=$1 "$RC4TUNE_SEAM" --generate-conf --quiet \
+	RC4TUNE_SEAM_RATES=$1 seam --generate-conf --quiet \
 		--output "$tmp/c.conf" 2>"$tmp/err"
 	rc=$?
 }
-RC4TUNE_SEAM_RATES="$A=1,1,1" "$RC4TUNE_SEAM" --generate-conf --output - \
+RC4TUNE_SEAM_RATES="$A=1,1,1" seam --generate-conf --output - \
 	>"$tmp/live" 2>&1
 live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/live")
 [ -n "$live" ] || { echo "SKIP: no section here: $(cat "$tmp/live")"; exit 77; }
@@ -116,4 +114,4 @@ done
 	ok "repeated runs replace a wrong prior once the history agrees:$got" ||
 	{ fail "convergence:$got"; show; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

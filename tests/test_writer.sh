@@ -12,16 +12,10 @@
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # HOLDLOCKS, tests/holdlocks.
 set -u
+. "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${HOLDLOCKS:?set HOLDLOCKS to tests/holdlocks}"
-unset RC4TUNE_KERNEL RC4TUNE_CONF RC4TUNE_DEBUG
-tmp=$(mktemp -d) || exit 99
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
 chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 budget='--budget 0.3'
 root=false
 [ "$(id -u)" -eq 0 ] && root=true
@@ -289,4 +283,4 @@ done
 [ "$(wc -l <"$tmp/cols")" -eq 1 ] && ok "--list: one column for usable/unusable" ||
 	{ fail "--list columns"; "$RC4TUNE" --list | head; }
 
-[ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -28,6 +28,40 @@ static inline void test_fill(uint64_t *s, uint8_t *p, size_t n)
 		p[i] = (uint8_t)test_rand(s);
 }
 
+/* The textbook RC4, the tests' own: no code of the library's. */
+struct test_rc4 {
+	uint8_t S[256], x, y;
+};
+
+static inline void test_rc4_key(struct test_rc4 *r, const uint8_t *key,
+				size_t len)
+{
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < 256; i++)
+		r->S[i] = (uint8_t)i;
+	for (unsigned i = 0; i < 256; i++) {
+		uint8_t t = r->S[i];
+		j = (j + t + key[i % len]) & 0xff;
+		r->S[i] = r->S[j];
+		r->S[j] = t;
+	}
+	r->x = r->y = 0;
+}
+
+/* N bytes of R's keystream into KS. */
+static inline void test_rc4_ks(struct test_rc4 *r, size_t n, uint8_t *ks)
+{
+	for (size_t k = 0; k < n; k++) {
+		uint8_t tx = r->S[++r->x];
+		r->y = (uint8_t)(r->y + tx);
+		uint8_t ty = r->S[r->y];
+		r->S[r->x] = ty;
+		r->S[r->y] = tx;
+		ks[k] = r->S[(uint8_t)(tx + ty)];
+	}
+}
+
 /* A scratch directory per test, made in a tcase's checked fixture (Check
  * forks each test, so each child gets its own), removed with its files. */
 static char test_dir[64];

@@ -421,7 +421,9 @@ static void rounds(struct run *r, double start, double deadline,
 	timing_load_mark(&mark);
 	m->slice = fmin(fmax(slice, MIN_SLICE), MAX_SLICE);
 	calibrate(r);
+	m->deadline_at = budget;
 	for (double last = timing_now();;) {
+		m->last_round_at = last - start;
 		round_robin(r, deadline);
 		m->rounds++;
 		/* the seam's runs take no CPU to share */

@@ -73,6 +73,10 @@ struct measurement {
 	int rounds;
 	double slice;               /* seconds per timed slice */
 	double seconds;             /* wall time spent, self-tests included */
+	/* The deadline, and when the last round began (the clock read that
+	 * decided to run it), in seconds after the start: only a first round
+	 * can begin past the deadline, when the self-tests outlast it. */
+	double deadline_at, last_round_at;
 	const char *clock;          /* the clock slices are timed with */
 	const char *cycle_clock;    /* NULL: no usable cycle counter */
 	double cycle_hz;            /* its rate, measured against clock */

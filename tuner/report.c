@@ -203,10 +203,12 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 		sizes[c] = (double)b->cells[c].bytes;
 	json_bytes(f, b, "%.0f", sizes, 0);
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
-		   "%s\"seconds\": %.3f,\n%s\"noise\": %.4f,\n"
+		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"
+		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"
 		   "%s\"gap\": %.4f,\n%s\"others_load\": ",
-		in, m->rounds, in, m->slice, in, m->seconds, in, m->noise, in,
-		m->gap, in);
+		in, m->rounds, in, m->slice, in, m->seconds, in,
+		m->deadline_at, in, m->last_round_at, in, m->noise, in, m->gap,
+		in);
 	if (m->load >= 0)
 		fprintf(f, "%.3f", m->load);
 	else

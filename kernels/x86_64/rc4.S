@@ -458,7 +458,9 @@
  * every call on a page-aligned buffer would meet one: such a partial block
  * goes a lane at a time instead, with rax and rcx kept in the red zone
  * (the loop is a leaf); so does, rarely, one whose two offsets merely OR
- * to the end of a page.  r11 is free here. */
+ * to the end of a page.  r11 is free here.  The block's keystream, stored
+ * in the red zone for that, is cleared there before going on: no copy of
+ * keystream outlives the call. */
 .macro r4xor
 	kortestw %k1, %k1
 	jnc	3f
@@ -485,6 +487,8 @@
 	movb	%r11b, (%r9,%rcx)
 	blsrl	%eax, %eax
 	jnz	5b
+	vpxor	%xmm1, %xmm1, %xmm1
+	vmovdqu	%xmm1, -32(%rsp)
 	movq	-8(%rsp), %rax
 	movq	-16(%rsp), %rcx
 6:
