@@ -154,7 +154,7 @@ static void *encrypt_while_switching(void *arg)
 {
 	uint64_t seed = (uintptr_t)arg;
 	rc4tune_key k;
-	struct test_rc4 want;
+	struct test_rc4 want = { { 0 }, 0, 0 }; /* keyed in round 0 */
 	uint8_t key[16], zero[CHUNK] = { 0 }, got[CHUNK], exp[CHUNK];
 
 	for (int round = 0; round < ROUNDS; round++) {
