@@ -19,8 +19,10 @@ command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77;
 # The seam's tuner, through the emulator of a cross build (.ci/cross).
 seam() { ${TEST_EMULATOR:-} "$RC4TUNE_SEAM" "$@"; }
 
-# Two portable kernels every build has; the seam runs every other at rate 1.
-A=int-8x
+# Two portable kernels every build has, and no CPU rule's (the heuristic's
+# kernel is the prior where there is no section); the seam runs every
+# other kernel at rate 1.
+A=int-4x
 B=char-4x
 
 # tune RATES: one run on the seam into $tmp/c.conf; $rc, $tmp/err.
