@@ -24,6 +24,7 @@ struct tuning {
 	 * confident than this run), or NULL; and its line. */
 	const char *kept;
 	int kept_line;
+	bool kept_surer; /* kept as more confident, not as a person's */
 	char at[RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
@@ -173,7 +174,7 @@ static int check_written(const char *path, void *arg)
 	return 0;
 }
 
-/* THIS run of M as the record's history keeps it: its leading kernels,
+/* This run of M as the record's history keeps it: its leading kernels,
  * scored against its best. */
 static void this_run(struct record_run *run, const struct measurement *m,
 		     const char *at)
@@ -309,6 +310,7 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 	char *text;
 
 	t->kept = NULL;
+	t->kept_surer = false;
 	if (!t->o->force)
 		record_walk(old, len, find_theirs, &theirs);
 	if (theirs.line != 0) {
@@ -320,7 +322,8 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 		record_parse(sec, n, &prior);
 		if (prior.owner == RECORD_TUNER && !t->o->force &&
 		    less_sure(t, &prior)) {
-			t->kept = "uncertain";
+			t->kept = "more confident than this run";
+			t->kept_surer = true;
 			return NULL;
 		}
 	}
@@ -348,7 +351,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	record_now(t->at);
 	if (confwrite_commit(w, t->section, &hooks) < 0)
 		return EXIT_FAILURE;
-	if (t->kept != NULL && strcmp(t->kept, "uncertain") == 0)
+	if (t->kept_surer)
 		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
 				"kept the confident section [%s] in %s; tune "
 				"again on an idle machine\n",
