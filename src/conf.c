@@ -5,8 +5,9 @@
  * then scanned for what inih, once checked to be built as assumed
  * (inibuild.h), would misread without a word: long lines it splits, NUL
  * bytes that end its string, indented lines it appends to the previous
- * value, section names it cuts, text after a header that it drops.  Only then does inih parse it, from memory, one
- * line a call, so that line numbers are known.  Any problem, or any inih
+ * value, section names it cuts, text after a header that it drops.  Only
+ * then does inih parse it, from memory, one line a call, so that line
+ * numbers are known.  Any problem, or any inih
  * error, rejects the whole file. */
 #include <config.h>
 
@@ -364,6 +365,15 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 	int rc = parse(buf, len, section, conf, hooks, why, whysize);
 	free(buf);
 	return rc;
+}
+
+char *rc4_conf_load(const char *path, size_t *len)
+{
+	char why[RC4_CONF_WHY_MAX];
+	int missing = 0;
+
+	*len = 0;
+	return load(path, len, &missing, why, sizeof why);
 }
 
 int rc4_conf_check(const char *buf, size_t len, int *line, char *why,

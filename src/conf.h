@@ -63,6 +63,11 @@ struct rc4_conf_hooks {
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
 
+/* The bytes of PATH, read as rc4_conf_read reads them (a regular file it
+ * trusts, within the size limit), malloc'ed and NUL-terminated, *LEN of
+ * them; NULL when it does not exist or is refused. */
+char *rc4_conf_load(const char *path, size_t *len);
+
 /* Whether the library would take BUF's LEN bytes as a config, with the
  * checks rc4_conf_read makes on a file's bytes (size, lines, inih): what
  * a writer checks before it replaces a file.  Returns 0, or -1 with WHY

@@ -77,7 +77,7 @@ static void on_section(void *arg, int line, const char *name,
 static void owners(const char *path, const char *prefix, const char *section)
 {
 	size_t len;
-	char *buf = record_load(path, &len);
+	char *buf = rc4_conf_load(path, &len);
 	struct walk w = { prefix, path, section };
 
 	if (buf != NULL)

@@ -3,13 +3,10 @@
 #include <config.h>
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 #include "conf.h"
 #include "iniline.h"
 #include "record.h"
@@ -206,29 +203,6 @@ void record_parse(const char *sec, size_t len, struct record *r)
 	r->owner = !found		     ? RECORD_HAND
 		   : strcmp(sum, want) == 0 ? RECORD_TUNER
 					    : RECORD_EDITED;
-}
-
-char *record_load(const char *path, size_t *len)
-{
-	/* O_NONBLOCK: a FIFO must not stall --explain */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-	ssize_t n = -1;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size <= RC4_CONF_MAX_SIZE &&
-	    (buf = malloc((size_t)st.st_size + 1)) != NULL)
-		n = read(fd, buf, (size_t)st.st_size);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)n;
-	return buf;
 }
 
 void record_walk(const char *buf, size_t len,

@@ -74,10 +74,6 @@ void record_write(FILE *f, const struct record *r, const char *at);
  * record_write and the keys left it). */
 void record_seal(char *sec, size_t len);
 
-/* The bytes of PATH, a file the library accepted (at most its size
- * limit), malloc'ed; NULL if it cannot be read. */
-char *record_load(const char *path, size_t *len);
-
 /* Call FN for each section of the file BUF (LEN bytes), in order, with
  * its header's line and trimmed name and its record. */
 void record_walk(const char *buf, size_t len,

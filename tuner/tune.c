@@ -393,7 +393,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 
 	if (strcmp(path, "-") == 0 ||
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
-	    (buf = record_load(path, &len)) == NULL)
+	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
 	const char *sec = merge_find(buf, len, t->section, &n);
 	bool found = sec != NULL;
