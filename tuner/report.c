@@ -78,6 +78,12 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 		b->describe[m->workload]);
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
+	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
+		   "each kernel's figures at its slowest\n",
+		prefix, MEASURE_PLACES);
+	if (m->one)
+		fprintf(f, "%sserial: %s key by key and stream by stream\n",
+			prefix, m->one->info.name);
 	if (m->cycle_clock && b->cpb_cell >= 0)
 		fprintf(f, "%s%s: cycles per byte at %s, of the %s at %.3f "
 			   "GHz\n",
