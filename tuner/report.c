@@ -208,6 +208,9 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 	for (int c = 0; c < b->ncells; c++)
 		sizes[c] = (double)b->cells[c].bytes;
 	json_bytes(f, b, "%.0f", sizes, 0);
+	fprintf(f, ",\n%s\"placements\": %d,\n%s\"serial_runs\": ", in,
+		MEASURE_PLACES, in);
+	json_string_or_null(f, m->one ? m->one->info.name : NULL);
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
 		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"
 		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"
