@@ -37,11 +37,11 @@ enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYLEN = 16, KEYMSG = 16 };
 static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
 
 /* Where the states start, past a 4 KiB boundary, by placement (measure.c
- * turns through them by round).  Where a state sits relative to the data
- * and the stack changed kernels' speeds by up to 25 % on Zen 3, and
- * programs put their keys anywhere (doc/kernels.md).  Multiples of 64,
- * each in another 256-byte slot of the page, the first where the state
- * sat before placements; the same every run, so that results repeat. */
+ * turns through them by round).  Where a key's state sits in its page
+ * changed some kernels' speed by up to 25 % on a Zen 3 (moving the data
+ * changed nothing), and programs put their keys anywhere.  Multiples of
+ * 64, each in another 256-byte slot of the page, three in each half; the
+ * same every run, so that results repeat. */
 static const size_t place_at[MEASURE_PLACES] = { 0, 704, 1408, 2112, 2816,
 						 3520 };
 static _Alignas(4096) uint8_t arena[4096 + NKEYS * sizeof(struct rc4k_state)];
