@@ -60,5 +60,12 @@ tune "$A=100,100,100 $B=120,120,120 $B@2=110,110,110"
 [ $rc -eq 0 ] && grep -q "^kernel = $B\$" "$tmp/c.conf" &&
 	ok "its worst placement still ahead: it wins" ||
 	{ fail "worst placement ahead"; show; }
+# --json says what the worst placement cost each kernel.
+RC4TUNE_SEAM_RATES="$A=100,100,100 $B=120,120,120 $B@2=80,80,80" \
+	seam --speed --json "$A" "$B" >"$tmp/json" 2>"$tmp/err"
+grep -q "\"name\": \"$A\", .*\"score\": 100, .*\"placed\": 1.0000}" "$tmp/json" &&
+	grep -q "\"name\": \"$B\", .*\"score\": 80, .*\"placed\": 0.6667}" "$tmp/json" &&
+	ok "--json: each kernel's placed (its worst placement's cost)" ||
+	{ fail "placed in --json"; cat "$tmp/err" "$tmp/json"; }
 
 finish

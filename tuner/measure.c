@@ -133,10 +133,15 @@ static size_t rank(struct run *r)
 		struct kresult *kr = &m->kr[i];
 		double *rs = &r->round_scores[i * MAX_ROUNDS];
 
+		double all[MEASURE_MAX_CELLS];
+
 		place_worst(r, i);
-		for (int c = 0; c < r->ncells; c++)
+		for (int c = 0; c < r->ncells; c++) {
 			kr->rate[c] = timing_median(placed(r, i, c, 0), n, tmp);
+			all[c] = timing_median(sample(r, i, c, 0), n, tmp);
+		}
 		kr->score = score_of(r, kr->rate, 1);
+		kr->placed = kr->score / score_of(r, all, 1);
 		for (int k = 0; k < n; k++)
 			rs[k] = score_of(r, placed(r, i, 0, k), MAX_ROUNDS);
 		kr->spread = spread(rs, n);

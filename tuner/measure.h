@@ -73,6 +73,9 @@ struct kresult {
 	double score;               /* weighted geometric mean of rate[] */
 	double ratio;               /* score / the winner's score */
 	double spread;              /* relative robust sd of a round's score */
+	double placed;              /* score over the score of the medians
+				     * at every placement: what its worst
+				     * placement costs it (1: nothing) */
 	double phase[MEASURE_PHASES]; /* median round score in each phase
 				       * (0: the phase had no round) */
 };

@@ -189,8 +189,8 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 				fprintf(f, ", \"keys_per_second\": %.6g",
 					r->rate[c]);
 		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
-			   "\"spread\": %.4f",
-			r->score, r->ratio, r->spread);
+			   "\"spread\": %.4f, \"placed\": %.4f",
+			r->score, r->ratio, r->spread, r->placed);
 	}
 	fputc('}', f);
 }
