@@ -68,6 +68,16 @@ static void table_rows(FILE *f, const char *prefix,
 	}
 }
 
+/* The single-stream kernel that serial ran in M, or NULL when M timed no
+ * batch kernel of no layout. */
+static const char *serial_runs(const struct measurement *m)
+{
+	for (size_t i = 0; m->one && i < m->n; i++)
+		if (m->kr[i].k->kind == RC4K_BATCH && m->kr[i].k->width == 0)
+			return m->one->info.name;
+	return NULL;
+}
+
 void report_table(FILE *f, const char *prefix, const struct measurement *m)
 {
 	const struct kresult *win = &m->kr[m->winner];
@@ -81,9 +91,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
 		   "each kernel's figures at its slowest\n",
 		prefix, MEASURE_PLACES);
-	if (m->one)
+	if (serial_runs(m))
 		fprintf(f, "%sserial: %s key by key and stream by stream\n",
-			prefix, m->one->info.name);
+			prefix, serial_runs(m));
 	if (m->cycle_clock && b->cpb_cell >= 0)
 		fprintf(f, "%s%s: cycles per byte at %s, of the %s at %.3f "
 			   "GHz\n",
@@ -210,7 +220,7 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 	json_bytes(f, b, "%.0f", sizes, 0);
 	fprintf(f, ",\n%s\"placements\": %d,\n%s\"serial_runs\": ", in,
 		MEASURE_PLACES, in);
-	json_string_or_null(f, m->one ? m->one->info.name : NULL);
+	json_string_or_null(f, serial_runs(m));
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
 		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"
 		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"
