@@ -8,9 +8,13 @@
  * MEASURE_PLACES - 1), over NAME='s.  Every kernel not named runs at rate
  * 1, but serial, which runs at the rates of the single-stream kernel it
  * runs (the single kind's winner).  Unset: the real clock and the real
- * kernels, as rc4tune. */
+ * kernels, as rc4tune.
+ *
+ * RC4TUNE_SEAM_NOISE=F: every rate times 1 + F u, u spread evenly over
+ * [-1, 1) by a fixed sequence, the same every run. */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,16 @@ static struct {
 	double rate[MEASURE_PHASES];
 } seam[SEAM_MAX];
 static int nseam;
-static double vclock;
+static double vclock, noise;
+
+/* The next of a fixed sequence spread over [-1, 1). */
+static double jitter(void)
+{
+	static uint32_t x = 12345;
+
+	x = x * 1664525u + 1013904223u;
+	return (double)(x >> 8) / (double)(1u << 23) - 1;
+}
 
 static double seam_now(void)
 {
@@ -56,7 +69,7 @@ static double seam_rate(const struct trial *t, int phase, double slice)
 	vclock += slice;
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
 		r = rates_of(t->one->info.name, t->place);
-	return r ? r[phase] : 1;
+	return (r ? r[phase] : 1) * (1 + noise * jitter());
 }
 
 /* One NAME[@P]=R1,R2,R3 from S into seam[nseam]: the bytes it took, or 0. */
@@ -84,11 +97,13 @@ static int parse_one(const char *s)
 __attribute__((constructor)) static void seam_init(void)
 {
 	const char *s = getenv("RC4TUNE_SEAM_RATES");
+	const char *f = getenv("RC4TUNE_SEAM_NOISE");
 	struct timespec ts;
 	int used;
 
 	if (s == NULL)
 		return;
+	noise = f ? atof(f) : 0;
 	while (nseam < SEAM_MAX && (used = parse_one(s)) > 0) {
 		nseam++;
 		s += used;

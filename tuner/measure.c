@@ -92,27 +92,60 @@ static double spread(const double *v, int n)
 
 double (*measure_seam)(const struct trial *t, int phase, double slice);
 
+/* The median of kernel I's samples in cell C at each placement, into
+ * MED, and how many there were, into K. */
+static void place_medians(const struct run *r, size_t i, int c,
+			  double med[MEASURE_PLACES], int k[MEASURE_PLACES])
+{
+	double v[MAX_ROUNDS], tmp[MAX_ROUNDS];
+
+	for (int p = 0; p < MEASURE_PLACES; p++) {
+		k[p] = 0;
+		for (int j = 0; j < r->m->rounds; j++)
+			if (r->place[j] == p)
+				v[k[p]++] = *sample(r, i, c, j);
+		med[p] = k[p] ? timing_median(v, k[p], tmp) : 0;
+	}
+}
+
+/* The relative spread (a robust sd, as spread()) of kernel I's samples in
+ * cell C about their own placement's median, over the placements with two
+ * or more: the noise within a placement, apart from any between them. */
+static double within(const struct run *r, size_t i, int c, const double *med,
+		     const int *k)
+{
+	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS];
+	int n = 0;
+
+	for (int j = 0; j < r->m->rounds; j++)
+		if (k[r->place[j]] > 1)
+			dev[n++] = fabs(*sample(r, i, c, j) / med[r->place[j]] -
+					1);
+	return n ? 1.4826 * timing_median(dev, n, tmp) : 0;
+}
+
 /* Kernel I's samples as at its worst placement: per cell, each round's
  * sample times the worst placement's median over its own placement's.
  * The rates, scores, noise and phases then all see the kernel where it
  * runs slowest, so no bad placement hides in a median, and a placement's
- * difference does not pass for noise. */
+ * difference does not pass for noise.  A placement counts as slower than
+ * the median over all only by what the noise within placements (two
+ * standard errors of its median) does not explain: on a busy machine a
+ * placement's few slices would otherwise cost a kernel at random. */
 static void place_worst(struct run *r, size_t i)
 {
-	double v[MAX_ROUNDS], tmp[MAX_ROUNDS], med[MEASURE_PLACES];
-	int n = r->m->rounds;
+	double med[MEASURE_PLACES], tmp[MAX_ROUNDS];
+	int k[MEASURE_PLACES], n = r->m->rounds;
 
 	for (int c = 0; c < r->ncells; c++) {
-		double worst = 0;
-		for (int p = 0; p < MEASURE_PLACES; p++) {
-			int k = 0;
-			for (int j = 0; j < n; j++)
-				if (r->place[j] == p)
-					v[k++] = *sample(r, i, c, j);
-			med[p] = k ? timing_median(v, k, tmp) : 0;
-			if (k && (worst == 0 || med[p] < worst))
-				worst = med[p];
-		}
+		place_medians(r, i, c, med, k);
+		double s = within(r, i, c, med, k);
+		double worst = timing_median(sample(r, i, c, 0), n, tmp);
+		for (int p = 0; p < MEASURE_PLACES; p++)
+			if (k[p] > 0)
+				worst = fmin(worst,
+					     med[p] * (1 + 2 * 1.2533 * s /
+							       sqrt(k[p])));
 		for (int j = 0; j < n; j++)
 			*placed(r, i, c, j) = *sample(r, i, c, j) * worst /
 					      med[r->place[j]];
