@@ -14,7 +14,8 @@ averaged over the runs that measured it.  For either kind:
   names, have the best worst case over their profiles (within the tie
   window) and name exactly those profiles;
 - every profile a rule names exists.
-Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/.
+Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/;
+TEST_EMULATOR, if set, runs RULES (a cross build's, under qemu-user).
 """
 import glob
 import json
@@ -26,6 +27,7 @@ MODELS, FAMILY, ANY = 0.95, 0.95, 0.90
 TIE = 0.02  # the tuner's tie window: kernels closer than this are equal
 
 RULES = os.environ.get("RULES", "")
+EMULATOR = os.environ.get("TEST_EMULATOR", "").split()
 DIR = os.path.join(os.environ.get("RC4TUNE_TEST_DATA", "tests"), "..",
                    "data", "profiles")
 passed, failed = 0, 0
@@ -38,7 +40,8 @@ def check(ok, what):
 
 
 def rules(*args):
-    return subprocess.run([RULES] + [str(a) for a in args], check=True,
+    return subprocess.run(EMULATOR + [RULES] + [str(a) for a in args],
+                          check=True,
                           capture_output=True, text=True).stdout
 
 
