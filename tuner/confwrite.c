@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "confwrite.h"
+#include "section.h"
 
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
@@ -571,7 +572,7 @@ static int merge_once(struct confwrite *w, const char *section,
 		r = err ? -1 : 1;
 		goto out;
 	}
-	merged = confwrite_merge(old ? old : "", len, section, text, w->path,
+	merged = rc4_section_replace(old ? old : "", len, section, text, w->path,
 				 &outlen);
 	if (merged == NULL) {
 		fail(w->path, NULL, ENOMEM);

@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "merge.h"
 
 /* Seconds a run waits at most for another run's lock (rc4tune(1)). */
 #define CONFWRITE_LOCK_WAIT 10
@@ -50,7 +49,7 @@ struct confwrite_hooks {
 int confwrite_open(struct confwrite *w, const char *path);
 
 /* Replace the section named SECTION in W's file by the text
- * HOOKS->section gives (see confwrite_merge), or add it, holding W's lock
+ * HOOKS->section gives (see rc4_section_replace), or add it, holding W's lock
  * file from reading the file until HOOKS->written has run: other runs of
  * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
  * nothing written), so no section is lost and each reads back its own

@@ -15,7 +15,7 @@
 
 /* NAME's score in RUN; one not among its leaders scored at most the
  * lowest listed. */
-static double listed(const struct record_run *run, const char *name)
+static double listed(const struct rc4_record_run *run, const char *name)
 {
 	for (int i = 0; i < run->n; i++)
 		if (strcmp(run->lead[i].name, name) == 0)
@@ -33,7 +33,7 @@ static size_t find(const struct measurement *m, const char *name)
 	return m->n;
 }
 
-void decide(struct measurement *m, const struct record_key *prior,
+void decide(struct measurement *m, const struct rc4_record_key *prior,
 	    const char *heuristic)
 {
 	const char *mine = prior && prior->present ? prior->value : NULL;
@@ -48,8 +48,8 @@ void decide(struct measurement *m, const struct record_key *prior,
 	for (size_t i = 0; i < m->n; i++)
 		standing[i] = m->kr[i].score / best;
 	/* the runs the new record will keep: this one and the latest
-	 * RECORD_RUNS - 1 of the section's */
-	for (int r = 0; prior && r < prior->nruns && r < RECORD_RUNS - 1; r++) {
+	 * RC4_RECORD_RUNS - 1 of the section's */
+	for (int r = 0; prior && r < prior->nruns && r < RC4_RECORD_RUNS - 1; r++) {
 		if (prior->run[r].uncertain)
 			continue;
 		for (size_t i = 0; i < m->n; i++)

@@ -5,7 +5,7 @@
 #define RC4_DECIDE_H
 
 #include "measure.h"
-#include "record.h"
+#include "section.h"
 
 /* Set M's winner: the kernel with the best standing (its mean score,
  * relative to each run's best, over this run and those of PRIOR's runs
@@ -14,7 +14,7 @@
  * (PRIOR's kernel, else HEURISTIC's) stays unless the new winner led it
  * in every phase of this run.  PRIOR may be NULL (no section of the
  * tuner's), HEURISTIC too.  m->note says what the weighing changed. */
-void decide(struct measurement *m, const struct record_key *prior,
+void decide(struct measurement *m, const struct rc4_record_key *prior,
 	    const char *heuristic);
 
 #endif

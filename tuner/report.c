@@ -263,21 +263,12 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 	fputs("\n}\n", f);
 }
 
-void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS],
-		    const struct record *r, const char *at)
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS])
 {
-	fprintf(f, "[%s]\n", cpu);
-	record_write(f, r, at);
 	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
-		   "starting \";@\" are its record (rc4tune.conf(5))\n",
-		PACKAGE_VERSION);
+		   "starting \"%.2s\" are its record (rc4tune.conf(5))\n",
+		PACKAGE_VERSION, RC4_RECORD_PREFIX);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
 			report_table(f, "; ", m[k]);
-	/* `kernel = NAME` last: the line people and scripts look for. */
-	for (int k = RC4K_KINDS - 1; k >= 0; k--)
-		if (m[k] != NULL)
-			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
-				r->key[k].value);
 }

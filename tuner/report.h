@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "measure.h"
-#include "record.h"
+#include "section.h"
 
 /* A measure_progress callback: one line on stderr, rewritten in place. */
 void report_progress(const struct measurement *m, double elapsed,
@@ -25,12 +25,8 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m);
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		 const char *cpu);
 
-/* The config section for CPU: its header line, R's record lines (written
- * AT, sealed later by record_seal), comment lines (version, then each
- * kind's table), then each kind's key line with R's value, `kernel = NAME`
- * last. */
-void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS],
-		    const struct record *r, const char *at);
+/* The comment lines of a section the tuner writes (rc4_section_build):
+ * the version, then each kind's table (M[kind]; NULL: not measured). */
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS]);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tune.c - the measuring actions: --speed reports, --generate-conf also
  * writes the winners into the config. */
 #include <config.h>
@@ -12,7 +13,7 @@
 #include "cpu.h"
 #include "decide.h"
 #include "heuristic.h"
-#include "record.h"
+#include "section.h"
 #include "report.h"
 #include "select.h"
 #include "timing.h"
@@ -25,7 +26,7 @@ struct tuning {
 	const char *kept;
 	int kept_line;
 	bool kept_surer; /* kept as more confident, not as a person's */
-	char at[RECORD_TIME_MAX]; /* when the record says it was written */
+	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
@@ -126,7 +127,7 @@ int tune_speed(const struct tune_opts *o)
 	int r = EXIT_FAILURE;
 
 	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
-		rc4_cpu_section(&t.cpu, t.section);
+		rc4_section_name(&t.cpu, t.section);
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
@@ -176,7 +177,7 @@ static int check_written(const char *path, void *arg)
 
 /* This run of M as the record's history keeps it: its leading kernels,
  * scored against its best. */
-static void this_run(struct record_run *run, const struct measurement *m,
+static void this_run(struct rc4_record_run *run, const struct measurement *m,
 		     const char *at)
 {
 	double best = m->kr[m->best].score;
@@ -188,12 +189,12 @@ static void this_run(struct record_run *run, const struct measurement *m,
 		const struct kresult *kr = &m->kr[i];
 		if (kr->status != KERNEL_OK)
 			continue;
-		int j = run->n < RECORD_LEADERS ? run->n++ : RECORD_LEADERS;
+		int j = run->n < RC4_RECORD_LEADERS ? run->n++ : RC4_RECORD_LEADERS;
 		/* insertion: the slower ones move down, the last drops */
 		for (; j > 0 && run->lead[j - 1].score < kr->score / best; j--)
-			if (j < RECORD_LEADERS)
+			if (j < RC4_RECORD_LEADERS)
 				run->lead[j] = run->lead[j - 1];
-		if (j < RECORD_LEADERS) {
+		if (j < RC4_RECORD_LEADERS) {
 			snprintf(run->lead[j].name, sizeof run->lead[j].name,
 				 "%s", kr->k->name);
 			run->lead[j].score = kr->score / best;
@@ -204,13 +205,14 @@ static void this_run(struct record_run *run, const struct measurement *m,
 /* The record for T's measurements: each key's result, and its history:
  * this run, then PRIOR's runs (the section's record, when it was the
  * tuner's; else NULL). */
-static void make_record(const struct tuning *t, const struct record *prior,
-			struct record *r)
+static void make_record(const struct tuning *t, const struct rc4_record *prior,
+			struct rc4_record *r)
 {
 	memset(r, 0, sizeof *r);
+	snprintf(r->at, sizeof r->at, "%s", t->at);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct measurement *m = t->got[k];
-		struct record_key *rk = &r->key[k];
+		struct rc4_record_key *rk = &r->key[k];
 		if (m == NULL)
 			continue;
 		rk->present = true;
@@ -222,7 +224,7 @@ static void make_record(const struct tuning *t, const struct record *prior,
 		this_run(&rk->run[0], m, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&
-				rk->nruns < RECORD_RUNS;
+				rk->nruns < RC4_RECORD_RUNS;
 		     i++)
 			rk->run[rk->nruns++] = prior->key[k].run[i];
 	}
@@ -230,25 +232,23 @@ static void make_record(const struct tuning *t, const struct record *prior,
 
 /* The section for T's measurements, sealed, malloc'ed; NULL after saying
  * why. */
-static char *section_text(const struct tuning *t, const struct record *prior)
+static char *section_text(const struct tuning *t, const struct rc4_record *prior)
 {
-	char *text = NULL;
+	char *comment = NULL, *text = NULL;
 	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	struct record r;
+	FILE *f = open_memstream(&comment, &len);
+	struct rc4_record r;
 
-	if (f == NULL) {
-		perror("rc4tune");
-		return NULL;
+	if (f != NULL) {
+		report_comment(f, t->got);
+		if (fclose(f) == 0) {
+			make_record(t, prior, &r);
+			text = rc4_section_build(t->section, &r, comment, NULL);
+		}
 	}
-	make_record(t, prior, &r);
-	report_section(f, t->section, t->got, &r, t->at);
-	if (fclose(f) != 0) {
+	if (text == NULL)
 		perror("rc4tune");
-		free(text);
-		return NULL;
-	}
-	record_seal(text, len);
+	free(comment);
 	return text;
 }
 
@@ -263,7 +263,7 @@ static const char *doubt(const struct tuning *t)
 
 /* Whether this run is uncertain about a key that R holds with confidence,
  * naming a kernel the library would use here. */
-static bool less_sure(const struct tuning *t, const struct record *r)
+static bool less_sure(const struct tuning *t, const struct rc4_record *r)
 {
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4k_info *ki =
@@ -276,26 +276,6 @@ static bool less_sure(const struct tuning *t, const struct record *r)
 	return false;
 }
 
-/* record_walk's callback: whether a section for this CPU is a person's
- * (a later duplicate too: the library reads its keys last). */
-struct ours {
-	const char *section;
-	int line; /* the first of a person's sections, or 0 */
-	enum record_owner owner;
-};
-
-static void find_theirs(void *arg, int line, const char *name,
-			const struct record *r)
-{
-	struct ours *o = arg;
-
-	if (o->line == 0 && r->owner != RECORD_TUNER &&
-	    strcmp(name, o->section) == 0) {
-		o->owner = r->owner;
-		o->line = line;
-	}
-}
-
 /* A confwrite_hooks.section: the section for T's measurements, given the
  * file as it is now.  NULL keeps the file, with t->kept saying why
  * (unless --force): a person's section, or a section an earlier run wrote
@@ -303,37 +283,29 @@ static void find_theirs(void *arg, int line, const char *name,
 static char *section_for(const char *old, size_t len, bool *err, void *arg)
 {
 	struct tuning *t = arg;
-	size_t n;
-	const char *sec = merge_find(old, len, t->section, &n);
-	struct record prior;
-	struct ours theirs = { t->section, 0, RECORD_TUNER };
-	char *text;
+	struct rc4_section sec, theirs;
+	int found = rc4_section_find(old, len, t->section, &sec, &theirs);
 
 	t->kept = NULL;
 	t->kept_surer = false;
-	if (!t->o->force)
-		record_walk(old, len, find_theirs, &theirs);
-	if (theirs.line != 0) {
-		t->kept = record_owner_name(theirs.owner);
+	if (!t->o->force && theirs.line != 0) {
+		t->kept = rc4_owner_name(theirs.record.owner);
 		t->kept_line = theirs.line;
 		return NULL;
 	}
-	if (sec != NULL) {
-		record_parse(sec, n, &prior);
-		if (prior.owner == RECORD_TUNER && !t->o->force &&
-		    less_sure(t, &prior)) {
-			t->kept = "more confident than this run";
-			t->kept_surer = true;
-			return NULL;
-		}
+	const struct rc4_record *mine =
+		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
+							     : NULL;
+	if (mine != NULL && !t->o->force && less_sure(t, mine)) {
+		t->kept = "more confident than this run";
+		t->kept_surer = true;
+		return NULL;
 	}
-	const struct record *mine = sec && prior.owner == RECORD_TUNER ? &prior
-								      : NULL;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)
 			decide(&t->m[k], mine ? &mine->key[k] : NULL,
 			       t->heuristic[k]);
-	text = section_text(t, mine);
+	char *text = section_text(t, mine);
 	*err = text == NULL;
 	return text;
 }
@@ -348,7 +320,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
 	const char *why = doubt(t);
 
-	record_now(t->at);
+	rc4_record_now(t->at);
 	if (confwrite_commit(w, t->section, &hooks) < 0)
 		return EXIT_FAILURE;
 	if (t->kept_surer)
@@ -386,27 +358,25 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	struct record r;
+	struct rc4_section sec;
 	char why[RC4_CONF_WHY_MAX], *buf;
-	size_t len = 0, n;
+	size_t len = 0;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
 
 	if (strcmp(path, "-") == 0 ||
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
 	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
-	const char *sec = merge_find(buf, len, t->section, &n);
-	bool found = sec != NULL;
-	if (found)
-		record_parse(sec, n, &r);
+	bool found = rc4_section_find(buf, len, t->section, &sec, NULL) > 0;
 	free(buf);
 	if (!found)
 		return false;
-	if (r.owner != RECORD_TUNER && !t->o->force) {
+	const struct rc4_record r = sec.record;
+	if (r.owner != RC4_OWNER_TUNER && !t->o->force) {
 		if (!t->o->quiet)
 			printf("rc4tune: [%s] in %s is %s: nothing to do "
 			       "(--force replaces it)\n",
-			       t->section, path, record_owner_name(r.owner));
+			       t->section, path, rc4_owner_name(r.owner));
 		return true;
 	}
 	/* every key the run wrote; kernel = in any case */
@@ -446,7 +416,7 @@ int tune_generate_conf(const struct tune_opts *o)
 			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_cpu_section(&t.cpu, t.section);
+	rc4_section_name(&t.cpu, t.section);
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */
