@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - what the tuner shows of its measurements: a progress line,
  * the `openssl speed`-shaped tables, JSON, and the config section text. */
 #include <config.h>
@@ -68,7 +69,8 @@ static void table_rows(FILE *f, const char *prefix,
 	}
 }
 
-void report_table(FILE *f, const char *prefix, const struct measurement *m)
+void report_table(FILE *f, const char *prefix, const struct measurement *m,
+		  const char *note)
 {
 	const struct kresult *win = &m->kr[m->winner];
 	const struct bench *b = m->bench;
@@ -111,9 +113,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			prefix, m->ntied, rc4k_kinds[m->kind].what,
 			m->window * 100, m->kr[m->best].k->name, win->k->name,
 			m->tie_rule);
-	if (m->note[0] != '\0')
-		fprintf(f, "%s%s\n", prefix, m->note);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
+	if (note != NULL && note[0] != '\0')
+		fprintf(f, "%s%s\n", prefix, note);
 }
 
 /* A JSON string: names come from the registry and CPUID, but a vendor
@@ -263,12 +265,13 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 	fputs("\n}\n", f);
 }
 
-void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS])
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		    const char *const note[RC4K_KINDS])
 {
 	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
 		   "starting \"%.2s\" are its record (rc4tune.conf(5))\n",
 		PACKAGE_VERSION, RC4_RECORD_PREFIX);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
-			report_table(f, "; ", m[k]);
+			report_table(f, "; ", m[k], note[k]);
 }

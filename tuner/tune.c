@@ -33,6 +33,8 @@ struct tuning {
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
+	struct choice choice[RC4K_KINDS]; /* what --generate-conf writes */
+	const char *path;                 /* where */
 	const char **names; /* --speed KERNEL..., those of one kind */
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
@@ -109,7 +111,7 @@ static void report(const struct tuning *t)
 		if (t->got[k] != NULL) {
 			if (!first)
 				printf("\n");
-			report_table(stdout, "", t->got[k]);
+			report_table(stdout, "", t->got[k], t->choice[k].note);
 			first = false;
 		}
 }
@@ -137,6 +139,12 @@ int tune_speed(const struct tune_opts *o)
 	return r;
 }
 
+/* The name of the kernel of kind K that --generate-conf writes. */
+static const char *chosen(const struct tuning *t, int k)
+{
+	return t->got[k]->kr[t->choice[k].kernel].k->name;
+}
+
 /* The library takes a config whole or not at all: fail when the file just
  * written (this section, or another line kept as it was) would not give
  * this CPU the kernels measured, so a postinst hears that the tuning has
@@ -155,7 +163,7 @@ static int check_written(const char *path, void *arg)
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->got[k] == NULL)
 			continue;
-		const char *want = t->got[k]->kr[t->got[k]->winner].k->name;
+		const char *want = chosen(t, k);
 		const char *got = conf.value[k][RC4_CONF_CPU].name;
 		if (r == 0 && strcmp(got, want) == 0)
 			continue;
@@ -178,12 +186,12 @@ static int check_written(const char *path, void *arg)
 /* This run of M as the record's history keeps it: its leading kernels,
  * scored against its best. */
 static void this_run(struct rc4_record_run *run, const struct measurement *m,
-		     const char *at)
+		     bool uncertain, const char *at)
 {
 	double best = m->kr[m->best].score;
 
 	snprintf(run->at, sizeof run->at, "%s", at);
-	run->uncertain = m->uncertain;
+	run->uncertain = uncertain;
 	run->n = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *kr = &m->kr[i];
@@ -212,16 +220,16 @@ static void make_record(const struct tuning *t, const struct rc4_record *prior,
 	snprintf(r->at, sizeof r->at, "%s", t->at);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct measurement *m = t->got[k];
+		const struct choice *c = &t->choice[k];
 		struct rc4_record_key *rk = &r->key[k];
 		if (m == NULL)
 			continue;
 		rk->present = true;
-		snprintf(rk->value, sizeof rk->value, "%s",
-			 m->kr[m->winner].k->name);
-		rk->uncertain = m->uncertain;
+		snprintf(rk->value, sizeof rk->value, "%s", chosen(t, k));
+		rk->uncertain = c->uncertain;
 		snprintf(rk->why, sizeof rk->why, "%s",
-			 m->why_code ? m->why_code : "-");
-		this_run(&rk->run[0], m, t->at);
+			 c->why_code ? c->why_code : "-");
+		this_run(&rk->run[0], m, c->uncertain, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&
 				rk->nruns < RC4_RECORD_RUNS;
@@ -238,9 +246,12 @@ static char *section_text(const struct tuning *t, const struct rc4_record *prior
 	size_t len;
 	FILE *f = open_memstream(&comment, &len);
 	struct rc4_record r;
+	const char *notes[RC4K_KINDS];
 
+	for (int k = 0; k < RC4K_KINDS; k++)
+		notes[k] = t->choice[k].note;
 	if (f != NULL) {
-		report_comment(f, t->got);
+		report_comment(f, t->got, notes);
 		if (fclose(f) == 0) {
 			make_record(t, prior, &r);
 			text = rc4_section_build(t->section, &r, comment, NULL);
@@ -256,31 +267,44 @@ static char *section_text(const struct tuning *t, const struct rc4_record *prior
 static const char *doubt(const struct tuning *t)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL && t->got[k]->uncertain)
-			return t->got[k]->why;
+		if (t->got[k] != NULL && t->choice[k].uncertain)
+			return t->choice[k].why;
 	return NULL;
 }
 
-/* Whether this run is uncertain about a key that R holds with confidence,
- * naming a kernel the library would use here. */
-static bool less_sure(const struct tuning *t, const struct rc4_record *r)
+/* Whether this run is uncertain about a key that the file's section SEC
+ * holds with confidence, and the library takes that key from the file:
+ * a file it refuses, or a key it cannot use here, is no result to keep. */
+static bool less_sure(const struct tuning *t, const struct rc4_section *sec)
 {
+	const struct rc4_record *r = &sec->record;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+	bool doubt = false;
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
+			 r->key[k].present && !r->key[k].uncertain;
+	if (!doubt ||
+	    rc4_conf_read(t->path, t->section, &conf, NULL, why, sizeof why))
+		return false;
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4k_info *ki =
-			rc4k_find((enum rc4k_kind)k, r->key[k].value);
-		if (t->got[k] != NULL && t->got[k]->uncertain &&
-		    r->key[k].present && !r->key[k].uncertain && ki != NULL &&
-		    rc4_refused(ki) == NULL)
-			return true;
+		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
+		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
+						       v->name);
+		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
+					  ki == NULL || rc4_refused(ki)))
+			return false;
 	}
-	return false;
+	return true;
 }
 
-/* A confwrite_hooks.section: the section for T's measurements, given the
- * file as it is now.  NULL keeps the file, with t->kept saying why
- * (unless --force): a person's section, or a section an earlier run wrote
- * with more confidence than this one has. */
-static char *section_for(const char *old, size_t len, bool *err, void *arg)
+/* A confwrite_hooks.update: the file OLD (LEN bytes) with the section for
+ * T's measurements, *OUTLEN bytes.  NULL keeps the file, with t->kept
+ * saying why (unless --force): a person's section, or a section an
+ * earlier run wrote with more confidence than this one has. */
+static char *next_file(const char *old, size_t len, size_t *outlen, bool *err,
+		       void *arg)
 {
 	struct tuning *t = arg;
 	struct rc4_section sec, theirs;
@@ -296,18 +320,23 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 	const struct rc4_record *mine =
 		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
 							     : NULL;
-	if (mine != NULL && !t->o->force && less_sure(t, mine)) {
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL)
+			t->choice[k] = decide(t->got[k],
+					      mine ? &mine->key[k] : NULL,
+					      t->heuristic[k]);
+	if (mine != NULL && !t->o->force && less_sure(t, &sec)) {
 		t->kept = "more confident than this run";
 		t->kept_surer = true;
 		return NULL;
 	}
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL)
-			decide(&t->m[k], mine ? &mine->key[k] : NULL,
-			       t->heuristic[k]);
-	char *text = section_text(t, mine);
-	*err = text == NULL;
-	return text;
+	char *text = section_text(t, mine), *out = NULL;
+	if (text != NULL && (out = rc4_section_replace(old, len, t->section, text,
+						       t->path, outlen)) == NULL)
+		perror("rc4tune");
+	free(text);
+	*err = out == NULL;
+	return out;
 }
 
 /* Write T's section into W, check it, then report (the file first: a
@@ -316,13 +345,14 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
-	struct confwrite_hooks hooks = { section_for, check_written, t };
+	struct confwrite_hooks hooks = { next_file, check_written, t };
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
-	const char *why = doubt(t);
 
 	rc4_record_now(t->at);
-	if (confwrite_commit(w, t->section, &hooks) < 0)
+	t->path = w->path;
+	if (confwrite_commit(w, &hooks) < 0)
 		return EXIT_FAILURE;
+	const char *why = doubt(t);
 	if (t->kept_surer)
 		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
 				"kept the confident section [%s] in %s; tune "
@@ -345,8 +375,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	for (int k = 0; k < RC4K_KINDS && !o->json && !t->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
-			       rc4k_kinds[k].key,
-			       t->got[k]->kr[t->got[k]->winner].k->name,
+			       rc4k_kinds[k].key, chosen(t, k),
 			       t->section, w->path);
 	return EXIT_SUCCESS;
 }
