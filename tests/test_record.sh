@@ -24,12 +24,10 @@ tune() {
 	rc=$?
 }
 
+live_section "$RC4TUNE"
 tune "$tmp/a.conf" --quiet
-live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/a.conf")
-if [ -z "$live" ]; then
-	echo "SKIP: no section written here: $(cat "$tmp/err")"
-	exit 77
-fi
+[ "$(head -n 1 "$tmp/a.conf")" = "[$live]" ] ||
+	{ fail "the section written is not [$live] (rc4tune --section)"; cat "$tmp/err"; }
 
 # --- the record: its lines, its sum as seal.py computes it ---------------
 cp "$tmp/a.conf" "$tmp/a.sealed"
