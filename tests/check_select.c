@@ -277,7 +277,7 @@ START_TEST(test_selftest_once)
 	int after_first = broken_setups;
 	ck_assert_int_gt(after_first, 0);
 	ck_assert_str_eq(pick("fx-broken", NULL, &k8), "int-8x");
-	ck_assert_str_eq(rc4_refused(&fx_broken.info),
+	ck_assert_str_eq(rc4k_refused(&fx_broken.info),
 			 "it failed its self-test");
 	ck_assert_int_eq(broken_setups, after_first);
 }
@@ -383,7 +383,7 @@ START_TEST(test_heuristic_table)
 #ifdef RC4TUNE_X86_64
 		ck_assert_msg(k != NULL, "%s: not in the x86-64 build", *n);
 #endif
-		const char *why = k ? rc4_refused(k) : "not in this build";
+		const char *why = k ? rc4k_refused(k) : "not in this build";
 		char line[128];
 		snprintf(line, sizeof line, "heuristic: \"%s\": %s;", *n, why);
 		if (why == NULL)

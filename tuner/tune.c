@@ -293,7 +293,7 @@ static bool less_sure(const struct tuning *t, const struct rc4_section *sec)
 		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
 						       v->name);
 		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
-					  ki == NULL || rc4_refused(ki)))
+					  ki == NULL || rc4k_refused(ki)))
 			return false;
 	}
 	return true;
@@ -418,7 +418,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		if (!r.key[k].present && k != RC4K_SINGLE)
 			continue;
 		if (r.key[k].uncertain ||
-		    kv->line == 0 || ki == NULL || rc4_refused(ki) != NULL) {
+		    kv->line == 0 || ki == NULL || rc4k_refused(ki) != NULL) {
 			if (!t->o->quiet && r.key[k].uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
