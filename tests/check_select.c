@@ -13,10 +13,12 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "heuristic.h"
+#include "readfile.h"
+#include "section.h"
 #include "rc4tune.h"
 #include "select.h"
 #include "testutil.h"
-#include "tuner/cpuid.h"
+#include "tuner/cpudump.h"
 
 static char conf_path[sizeof test_dir + 16];
 
@@ -728,13 +730,14 @@ END_TEST
 /* Up to SIZE - 1 bytes of PATH, or NULL. */
 static char *slurp(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	size_t n;
+	bool more;
+	char *text = rc4_read_file(path, size - 1, &n, &more);
 
-	if (f == NULL)
+	if (text == NULL)
 		return NULL;
-	size_t n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	memcpy(buf, text, n + 1);
+	free(text);
 	return buf;
 }
 

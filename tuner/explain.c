@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checkconf.h"
-#include "cpuid.h"
+#include "cpudump.h"
 #include "explain.h"
 #include "heuristic.h"
 #include "section.h"
