@@ -10,7 +10,7 @@
 # Environment (make check sets it): RC4TUNE, RC4TUNE_SEAM, GENCONF,
 # LIBPICK; DIFFER_CONFIGS, how many configs (default 100, 20 under an
 # emulator), DIFFER_SEED, the first seed (default 1); TEST_EMULATOR, if
-# set, runs a cross-built program.
+# set, runs a cross-built program (RC4TUNE is one already).
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
@@ -22,7 +22,7 @@ emu=${TEST_EMULATOR:-}
 configs=${DIFFER_CONFIGS:-$([ -n "$emu" ] && echo 20 || echo 100)}
 seed=${DIFFER_SEED:-1}
 
-live_section $emu "$RC4TUNE"
+live_section "$RC4TUNE"
 steady="int-4x=100,100,100 char-4x=90,90,90"
 
 # The owner lines (--explain's after "config "; --check-conf's) of this
@@ -44,8 +44,8 @@ in_mine() { awk -v n="$1" '$1 < n { m = $2 } END { exit !m }' "$2.headers"; }
 check() {
 	f=$1
 	pick "$f"
-	RC4TUNE_CONF=$f $emu "$RC4TUNE" --explain >"$tmp/explain" 2>&1
-	$emu "$RC4TUNE" --check-conf "$f" >"$tmp/check" 2>&1
+	RC4TUNE_CONF=$f "$RC4TUNE" --explain >"$tmp/explain" 2>&1
+	"$RC4TUNE" --check-conf "$f" >"$tmp/check" 2>&1
 	crc=$?
 	[ "$(head -n 1 "$tmp/explain")" = "$(sed -n 1p "$tmp/pick")" ] &&
 		grep -qx "batch_kernel $(sed -n 2p "$tmp/pick")" "$tmp/explain" ||
@@ -91,7 +91,7 @@ generate() {
 			{ fail "$2: kept line $kept, which --explain does not call a person's"; cat "$tmp/err"; return 1; }
 		return 0
 	fi
-	RC4TUNE_CONF=$f $emu "$RC4TUNE" --explain >"$tmp/explain" 2>&1
+	RC4TUNE_CONF=$f "$RC4TUNE" --explain >"$tmp/explain" 2>&1
 	pick "$f"
 	written=$(awk -v h="[$live]" '{ sub(/\r$/, "") }
 		$0 == h { p = 1; next } /^\[/ { p = 0 }

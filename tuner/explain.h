@@ -1,5 +1,6 @@
 /* explain.h - rc4tune's questions about kernels and the selection: --list,
- * --explain, --heuristic, --section, --check-conf.  Each returns the exit status. */
+ * --explain, --heuristic, --section, --check-conf.  Each returns the exit
+ * status. */
 #ifndef RC4_EXPLAIN_H
 #define RC4_EXPLAIN_H
 
