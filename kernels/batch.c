@@ -227,21 +227,25 @@ static unsigned group_log(size_t left, unsigned g)
  * int loops' key schedules up to 8 % slower on Zen 4, for no reason the
  * generated loops showed.) */
 #define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion, use)          \
-	static void var##_set_keys(struct rc4k_state *const *st, size_t n,  \
+	static void var##_set_keys(const struct rc4k *one,                  \
+				   struct rc4k_state *const *st, size_t n,  \
 				   const uint8_t *const *key,               \
 				   const size_t *len)                       \
 	{                                                                   \
+		(void)one;                                                  \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
 			fam##_ksa[g](st + i, key + i, len + i);             \
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_KSA(n, G, W));                   \
 	}                                                                   \
-	static void var##_crypt_many(struct rc4k_state *const *st,          \
+	static void var##_crypt_many(const struct rc4k *one,                \
+				     struct rc4k_state *const *st,          \
 				     size_t n, size_t len,                  \
 				     const uint8_t *const *in,              \
 				     uint8_t *const *out)                   \
 	{                                                                   \
+		(void)one;                                                  \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
 			fam##_prga[g](st + i, len, in + i, out + i);        \

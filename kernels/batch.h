@@ -2,30 +2,48 @@
  *
  * One RC4 stream is a serial chain of dependent loads and stores; several
  * streams stepped in lockstep ("lanes") give the CPU independent work to
- * overlap.  A batch kernel reads and writes the same struct rc4k_state as
- * the single-stream kernels of its state layout (info.width, never 0), so
- * a key it set up can be continued by any of them, and the other way
- * round. */
+ * overlap.  A lane kernel reads and writes the same struct rc4k_state as
+ * the single-stream kernels of its state layout (info.width), so a key it
+ * set up can be continued by any of them, and the other way round.
+ *
+ * One batch kernel has no layout of its own (width 0): serial.c's, which
+ * runs the single-stream kernel it is handed, key by key and stream by
+ * stream, so that the batch calls are never slower than one stream at a
+ * time.  Its keys are that kernel's. */
 #ifndef RC4K_BATCH_H
 #define RC4K_BATCH_H
 
 #include "kernel.h"
 
 struct rc4k_batch {
-	struct rc4k_info info; /* name: LAYOUT-Nlane */
+	struct rc4k_info info; /* name: LAYOUT-Nlane, or serial */
 	unsigned lanes;        /* streams stepped together */
 	/* The single-stream kernel of that layout that keys get when the
-	 * current kernel has another layout. */
+	 * current kernel has another layout; NULL for width 0 (serial). */
 	const struct rc4k *single;
-	/* Any N: groups of LANES, then fewer lanes for the rest.  Keys are
+	/* ONE, in both calls: the single-stream kernel that serial runs (the
+	 * library's current one, the tuner's winner); lane kernels ignore it.
+	 * Any N: groups of LANES, then fewer lanes for the rest.  Keys are
 	 * 1..256 bytes (checked by the caller). */
-	void (*set_keys)(struct rc4k_state *const *st, size_t n,
-			 const uint8_t *const *key, const size_t *len);
+	void (*set_keys)(const struct rc4k *one, struct rc4k_state *const *st,
+			 size_t n, const uint8_t *const *key,
+			 const size_t *len);
 	/* LEN bytes of each of N distinct streams; in[i] == out[i] allowed,
 	 * other overlaps not. */
-	void (*crypt_many)(struct rc4k_state *const *st, size_t n, size_t len,
+	void (*crypt_many)(const struct rc4k *one,
+			   struct rc4k_state *const *st, size_t n, size_t len,
 			   const uint8_t *const *in, uint8_t *const *out);
 };
+
+/* The single-stream kernel that continues the keys B sets up while ONE is
+ * the current one. */
+static inline const struct rc4k *rc4k_batch_keys_kernel(
+	const struct rc4k_batch *b, const struct rc4k *one)
+{
+	return b->info.width == 0 || one->info.width == b->info.width
+		       ? one
+		       : b->single;
+}
 
 /* K as the batch kernel it is (K->kind == RC4K_BATCH). */
 static inline const struct rc4k_batch *rc4k_batch(const struct rc4k_info *k)

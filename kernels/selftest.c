@@ -87,11 +87,13 @@ static const size_t parts[] = { 37, 3 };
 #define TOTAL 60
 
 /* B against the reference kernel over an odd number of keys of several
- * lengths, in place and not, and its keys continued by B->single. */
+ * lengths, in place and not, and its keys continued by the kernel they
+ * get (B->single; serial runs the reference kernel). */
 int rc4k_selftest_batch(const struct rc4k_info *info)
 {
 	const struct rc4k_batch *b = rc4k_batch(info);
 	const struct rc4k *ref = &rc4k_char_ref;
+	const struct rc4k *one = b->single ? b->single : ref;
 	struct rc4k_state st[NKEYS], rs;
 	struct rc4k_state *pst[NKEYS];
 	uint8_t key[NKEYS][256], in[NKEYS][TOTAL], buf[NKEYS][TOTAL];
@@ -112,8 +114,8 @@ int rc4k_selftest_batch(const struct rc4k_info *info)
 		pkey[i] = key[i];
 		done[i] = 0;
 	}
-	b->set_keys(pst, NKEYS, pkey, lens);
-	b->single->crypt(&st[1], AHEAD, src[1], buf[1]);
+	b->set_keys(one, pst, NKEYS, pkey, lens);
+	one->crypt(&st[1], AHEAD, src[1], buf[1]);
 	done[1] = AHEAD;
 	for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
 		for (size_t i = 0; i < NKEYS; i++) {
@@ -121,11 +123,11 @@ int rc4k_selftest_batch(const struct rc4k_info *info)
 			pout[i] = buf[i] + done[i];
 			done[i] += parts[p];
 		}
-		b->crypt_many(pst, NKEYS, parts[p], pin, pout);
+		b->crypt_many(one, pst, NKEYS, parts[p], pin, pout);
 	}
 	for (size_t i = 0; i < NKEYS; i++) {
-		b->single->crypt(&st[i], TOTAL - done[i], src[i] + done[i],
-				 buf[i] + done[i]);
+		one->crypt(&st[i], TOTAL - done[i], src[i] + done[i],
+			   buf[i] + done[i]);
 		ref->set_key(&rs, key[i], lens[i]);
 		ref->crypt(&rs, TOTAL, in[i], want);
 		bad |= memcmp(buf[i], want, TOTAL) != 0;

@@ -115,6 +115,9 @@ static int init(void *vctx, const unsigned char *key, size_t keylen,
 
 	if (c == NULL)
 		return 0;
+	/* EVP passes a caller's IV with the cipher's IV length, 0, as
+	 * `openssl enc -rc4` passes its unused IV buffer: the two look alike,
+	 * so only a nonzero length is refused, and an IV is ignored. */
 	if (iv != NULL && ivlen != 0) {
 		RAISE(c->prov, R_IV, "ivlen %lu", (unsigned long)ivlen);
 		return 0;

@@ -9,170 +9,202 @@
  *
  * A row names kernels in order of preference, the one measured best
  * first: a build without it (not x86-64) or a CPU that cannot run it
- * (no AVX-512) takes the next, and the trail says why. */
+ * (no AVX-512) takes the next, and the trail says why.  Each row says what
+ * it rests on (heuristic.h: enum rc4_rule_basis) and names its profiles,
+ * data/profiles/NAME.json, which tests/test_rules.py holds it against: a
+ * row claims only the models it was measured on. */
 #include <config.h>
 
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
 
-/* A row; the tables end with a row whose kernels are NULL. */
-struct rule {
-	const char *vendor;         /* NULL: any */
-	int family_min, family_max; /* display family, inclusive */
-	int model_min, model_max;   /* display model, inclusive */
-	/* In order of preference: the first this build has and this CPU
-	 * can run is taken, so a rule degrades on a CPU or a build that
-	 * lacks what it was measured with. */
-	const char *kernels[5];
-	const char *why;            /* what --heuristic and the trail show */
-};
+/* The profiles (data/profiles/NAME.json) rules cite. */
+#define ZEN1 "AuthenticAMD-23-1"
+#define ZEN3 "AuthenticAMD-25-1"
+#define ZEN4 "AuthenticAMD-25-17"
+#define ZEN5 "AuthenticAMD-26-2"
+#define K8 "AuthenticAMD-15-65"
+#define CORE2 "GenuineIntel-6-15"
+#define ALL ZEN1 " " ZEN3 " " ZEN4 " " ZEN5
+
+/* A row: the profiles it rests on are named in its text as well. */
+#define RULE(vendor, fmin, fmax, mmin, mmax, basis, profiles, why, ...)    \
+	{ vendor, fmin, fmax, mmin, mmax, { __VA_ARGS__ }, basis, profiles, \
+	  why " (profiles: " profiles ")" }
+#define PUBLISHED(vendor, fmin, fmax, mmin, mmax, why, ...)                \
+	{ vendor, fmin, fmax, mmin, mmax, { __VA_ARGS__ },                 \
+	  RC4_RULE_PUBLISHED, NULL, why }
 
 static const char core2[] =
 	"Intel Core 2 (family 6, models 15, 22, 23, 29): 8-bit state, one "
-	"byte a trip (measured char 183.2 vs int 129.4 MB/s)";
-static const char intel_new[] =
-	"Intel family 6 from model 16 (Nehalem onwards, Atom), and later "
-	"families: 32-bit state, unrolled x8";
+	"byte a trip (published: char 183.2 vs int 129.4 MB/s) (profiles: "
+	CORE2 ")";
 
-static const struct rule single_rules[] = {
-	/* Evidence: OpenSSL rc4-586.pl (the RC4_set_key comment): the 8-bit
-	 * schedule runs 3.5x faster than the 32-bit one on P4; rc4-x86_64.pl
-	 * (May 2005): RC4_CHAR 2.7x faster than RC4_INT on a P4 Xeon, and
+/* Where no rule names the CPU: on every profile that can run it, the ring
+ * loop with AVX-512 ends (0.92 of the best on Zen 4, 0.99 on Zen 5), else
+ * the 16x SSE4.1 gather (1.00 on Zen 3, 0.99 on Zen 1), whose worst case
+ * (0.92) beats every single kernel's (long-ring5-sse41: 0.86, on Zen 3);
+ * without SSE4.1, the SSE2 gather; off x86-64, int-8x. */
+#define ANY_SINGLE "char-ring4-avx512", "long-16x-sse41", "long-16x-sse2", \
+	"int-8x"
+
+static const struct rc4_rule single_rules[] = {
+	/* OpenSSL rc4-586.pl (the RC4_set_key comment): the 8-bit schedule
+	 * runs 3.5x faster than the 32-bit one on P4; rc4-x86_64.pl (May
+	 * 2005): RC4_CHAR 2.7x faster than RC4_INT on a P4 Xeon, and
 	 * rc4-586.pl: the unrolled char loop is 20 % slower there, so 1x. */
-	{ "GenuineIntel", 15, 15, 0, INT_MAX, { "char-1x" },
-	  "Intel family 15 (Pentium 4): 8-bit state, one byte a trip "
-	  "(OpenSSL: RC4_CHAR 2.7-3.5x faster than RC4_INT)" },
+	PUBLISHED("GenuineIntel", 15, 15, 0, INT_MAX,
+		  "Intel family 15 (Pentium 4): 8-bit state, one byte a trip "
+		  "(published: OpenSSL's RC4_CHAR 2.7-3.5x faster than RC4_INT)",
+		  "char-1x"),
 
-	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29).
-	 * Evidence: doc/kernels.md's Core 2 table (64-bit, 8 KiB blocks: char
-	 * 183.2 vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths
-	 * hit a partial-register stall, the folded char loop cloop1 is "the
-	 * optimal fit for Core2". */
-	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, core2 },
-	{ "GenuineIntel", 6, 6, 22, 23, { "char-1x" }, core2 },
-	{ "GenuineIntel", 6, 6, 29, 29, { "char-1x" }, core2 },
+	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29):
+	 * design.md's table (64-bit, 8 KiB blocks: char 183.2 vs int 129.4
+	 * MB/s) and rc4-x86_64.pl (March 2007): the int paths hit a
+	 * partial-register stall, the folded char loop is "the optimal fit
+	 * for Core2". */
+	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, RC4_RULE_PUBLISHED,
+	  CORE2, core2 },
+	{ "GenuineIntel", 6, 6, 22, 23, { "char-1x" }, RC4_RULE_PUBLISHED,
+	  CORE2, core2 },
+	{ "GenuineIntel", 6, 6, 29, 29, { "char-1x" }, RC4_RULE_PUBLISHED,
+	  CORE2, core2 },
 
 	/* P6 up to Yonah (Pentium Pro/II/III, Pentium M, Core Duo: models
-	 * 0-14).  Evidence: rc4-586.pl: with the 8-bit schedule "PIII exhibits
-	 * >2x deterioration". */
-	{ "GenuineIntel", 6, 6, 0, 14, { "int-8x" },
-	  "Intel P6 (Pentium Pro/II/III/M, family 6, models 0-14): 32-bit "
-	  "state (OpenSSL: 8-bit state over 2x slower on PIII)" },
-
-	/* Nehalem (26) and every later family-6 core, Atom included: rows
-	 * above already took Core 2.  Evidence: rc4-x86_64.pl (May 2011):
-	 * Westmere, Sandy Bridge, Ivy Bridge and Atom run its 32-bit-state
-	 * path at 4.1-9.3 cycles/byte; rc4-586.pl: Core 2's stall "appears
-	 * to be fixed in Sandy Bridge".  Intel's newest measured rule, so it
-	 * also covers the families after 6 (15, the Pentium 4, is above). */
-	{ "GenuineIntel", 6, 6, 16, INT_MAX, { "int-8x" }, intel_new },
-	{ "GenuineIntel", 7, INT_MAX, 0, INT_MAX, { "int-8x" }, intel_new },
+	 * 0-14): rc4-586.pl: with the 8-bit schedule "PIII exhibits >2x
+	 * deterioration". */
+	PUBLISHED("GenuineIntel", 6, 6, 0, 14,
+		  "Intel P6 (Pentium Pro/II/III/M, family 6, models 0-14): "
+		  "32-bit state (published: 8-bit state over 2x slower on "
+		  "PIII)",
+		  "int-8x"),
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit).  Evidence: doc/kernels.md's K8 table (dual-core rev F,
-	 * 64-bit, 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron
-	 * over 2x slower with the 8-bit schedule. */
-	{ "AuthenticAMD", 15, 15, 0, INT_MAX, { "int-8x" },
-	  "AMD family 15 (K8, any revision and core count): 32-bit state "
-	  "(measured int 484.9 vs char 362.8 MB/s)" },
+	 * the HT bit): design.md's table (dual-core rev F, 64-bit, 8 KiB:
+	 * int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron over 2x slower
+	 * with the 8-bit schedule. */
+	RULE("AuthenticAMD", 15, 15, 0, INT_MAX, RC4_RULE_PUBLISHED, K8,
+	     "AMD family 15 (K8, any revision and core count): 32-bit state "
+	     "(published: int 484.9 vs char 362.8 MB/s)",
+	     "int-8x"),
 
-	/* Zen 5, and (AMD's newest measured rule) every later family.
-	 * Evidence: doc/kernels.md's Zen 5 tables (AMD family 26 model 2):
-	 * the ring4 loops best at every size, char and long within 1 %;
-	 * ring5 at 0.91-0.92 of them, long-16x-sse41 0.74, int-8x 0.70; the
-	 * ring4 loop behind a keystream buffer 1.02-1.03x long-ring4 (mixed
-	 * and packets), 1.09-1.10x at 16 B, 1.00 in bulk; the ring5 one
-	 * behind it 1.11x long-ring5 (rc4tune --speed, three runs each). */
-	{ "AuthenticAMD", 26, INT_MAX, 0, INT_MAX,
-	  { "char-ahead-ring4-avx512", "char-ahead-ring5-sse41",
-	    "long-16x-sse41", "int-8x" },
-	  "AMD family 26 and later (Zen 5 onwards): 8-bit state, S[x] read "
-	  "4 ahead from any x, short calls from 1 KiB of keystream made "
-	  "ahead (measured 1.45x int-8x on Zen 5)" },
+	/* Zen 1: the 16x gathers lead, SSE2 and SSE4.1, int and long within
+	 * 1 % (doc/kernels.md, Zen 1); the ring loops 0.85-0.89. */
+	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
+	     "AMD family 23 model 1 (Zen 1): 64-bit state, 16 bytes gathered "
+	     "by SSE4.1 (measured 0.99-1.00 of the best)",
+	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
+	/* Zen+ and Zen 2 (models 8, 24, 49, 71, 96, 104, 113, 144...): the
+	 * family's one profile's best. */
+	RULE("AuthenticAMD", 23, 23, 0, INT_MAX, RC4_RULE_FAMILY, ZEN1,
+	     "AMD family 23, other models (Zen+, Zen 2): the best worst case "
+	     "over the family's profiles, 16 bytes gathered by SSE4.1",
+	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
 
-	/* Zen 3 and Zen 4.  Evidence: doc/kernels.md's Zen 4 table (AMD
-	 * family 25 model 17): the ring5 loops 1.24-1.27x the 16x SSE4.1 loops
-	 * at 8 KiB on a quiet host (char and long within 1 %, long kept as
-	 * the steadier 16x one was). */
-	{ "AuthenticAMD", 25, 25, 0, INT_MAX,
-	  { "long-ring5-sse41", "long-16x-sse41", "int-8x" },
-	  "AMD family 25 (Zen 3, Zen 4): 64-bit state, S[x] read 5 bytes "
-	  "ahead (measured 1.25x the 16x SSE4.1 loop on Zen 4)" },
+	/* Zen 3 (Milan): the 16x gathers and long-8x-chunk-asm lead; the
+	 * ring loops fall off from 256 B (long-ring5-sse41 0.84-0.87). */
+	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
+	     "AMD family 25 model 1 (Zen 3): 64-bit state, 16 bytes gathered "
+	     "by SSE4.1 (measured the best in both runs)",
+	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
+	/* Zen 4 (Genoa): the ring5 loops 1.23-1.27x the 16x loops at 8 KiB
+	 * on a quiet host; char ahead of long at 16 and 64 B. */
+	RULE("AuthenticAMD", 25, 25, 17, 17, RC4_RULE_MODELS, ZEN4,
+	     "AMD family 25 model 17 (Zen 4): 8-bit state, S[x] read 5 bytes "
+	     "ahead (measured 1.23x the 16x SSE4.1 loop at 8 KiB)",
+	     "char-ring5-sse41", "long-16x-sse41", "int-8x"),
+	/* Vermeer, Raphael, Phoenix...: the best worst case over Zen 3 and
+	 * Zen 4, telling them apart by AVX-512 (0.92 on Zen 4 and 1.00 on
+	 * Zen 3; any one kernel: 0.86 at best). */
+	RULE("AuthenticAMD", 25, 25, 0, INT_MAX, RC4_RULE_FAMILY,
+	     ZEN3 " " ZEN4,
+	     "AMD family 25, other models (Zen 3, Zen 4): the best worst case "
+	     "over the family's profiles, the AVX-512 ring loop, else 16 bytes "
+	     "gathered by SSE4.1",
+	     "char-ring4-avx512", "long-16x-sse41", "long-16x-sse2", "int-8x"),
 
-	/* K10, Bulldozer, Zen 1/2.  Evidence: rc4-x86_64.pl (May 2011):
-	 * Bulldozer 4.5 cycles/byte on the 32-bit-state path;
-	 * doc/kernels.md's Zen 4 table: int-8x at 0.985-0.996 of the best C
-	 * kernel over four runs, char-1x at 0.77-0.80. */
-	{ "AuthenticAMD", 16, 24, 0, INT_MAX, { "int-8x" },
-	  "AMD family 16 to 24 (K10, Bulldozer, Zen 1 and 2): 32-bit state, "
-	  "unrolled x8 (measured within 2 % of the best C kernel on Zen 4)" },
+	/* Zen 5: the ring4 loop behind a keystream buffer first at every
+	 * size (1.02-1.10x long-ring4), the ring loops of 8-bit state 0.91
+	 * and 0.99 without the buffer. */
+	RULE("AuthenticAMD", 26, 26, 2, 2, RC4_RULE_MODELS, ZEN5,
+	     "AMD family 26 model 2 (Zen 5): 8-bit state, S[x] read 4 ahead "
+	     "from any x, short calls from 1 KiB of keystream made ahead "
+	     "(measured 1.45x int-8x)",
+	     "char-ahead-ring4-avx512", "char-ring5-sse41", "long-16x-sse41",
+	     "int-8x"),
+	/* AMD's newest measured family, so it also covers the later ones. */
+	RULE("AuthenticAMD", 26, INT_MAX, 0, INT_MAX, RC4_RULE_FAMILY, ZEN5,
+	     "AMD family 26, other models, and later families: the best worst "
+	     "case over the family's profiles, the ring4 loop behind "
+	     "keystream made ahead",
+	     "char-ahead-ring4-avx512", "char-ring5-sse41", "long-16x-sse41",
+	     "int-8x"),
 
-	/* Any other CPU (another vendor, a hypervisor's name, another
-	 * architecture): not the oldest safe loop but, where it runs, the
-	 * SSE4.1 gather, which every CPU measured so far ran faster than the
-	 * C loops.  Evidence: doc/kernels.md: long-16x-sse41 1.50x int-8x at
-	 * 8 KiB on Zen 4, 1.05x at 16 B; 1.06x-1.4x on Zen 5. */
-	{ NULL, 0, INT_MAX, 0, INT_MAX, { "long-16x-sse41", "int-8x" },
-	  "a CPU no rule names: the 16x SSE4.1 loop where it runs (faster "
-	  "than the C loops on every CPU measured), else int-8x" },
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
+	     "a CPU no rule names: the best worst case over every profile, the "
+	     "AVX-512 ring loop, else 16 bytes gathered by SSE4.1 or SSE2, else "
+	     "int-8x",
+	     ANY_SINGLE),
 
-	{ NULL, 0, 0, 0, 0, { NULL }, NULL },
+	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-static const struct rule batch_rules[] = {
-	/* Zen 3 to Zen 5, and (AMD's newest measured rule) every later
-	 * family.  Evidence: the tuner's batch table (rc4tune --speed) on
-	 * AMD family 25 model 17 (Zen 4): char-8lane-asm best, char-8lane
-	 * 0.70-0.76 of it; on family 26 model 2 (Zen 5): char-8lane-asm
-	 * best, char-8lane 0.85 of it (README's example run). */
-	{ "AuthenticAMD", 25, INT_MAX, 0, INT_MAX,
-	  { "char-8lane-asm", "char-8lane" },
-	  "AMD family 25 and later (Zen 3 onwards): 8 streams in the "
-	  "assembly loop (measured 1.3x-1.4x char-8lane on Zen 4)" },
+static const struct rc4_rule batch_rules[] = {
+	/* The eight streams in assembly are the best batch kernel on every
+	 * profile: char-8lane 0.75-0.85 of it (the tuner's batch tables). */
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
+	     "any CPU: 8 streams in the assembly loop (measured the best on "
+	     "every profile), else in C",
+	     "char-8lane-asm", "char-8lane"),
 
-	{ NULL, 0, 0, 0, 0, { NULL }, NULL },
+	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-static const struct rule *const tables[RC4K_KINDS] = {
+static const struct rc4_rule *const tables[RC4K_KINDS] = {
 	[RC4K_SINGLE] = single_rules,
 	[RC4K_BATCH] = batch_rules,
 };
+
+const struct rc4_rule *rc4_heuristic_rules(enum rc4k_kind kind)
+{
+	return tables[kind];
+}
+
+const struct rc4_rule *rc4_heuristic_match(enum rc4k_kind kind,
+					   const struct rc4_cpu *cpu)
+{
+	if (cpu == NULL)
+		return NULL;
+	for (const struct rc4_rule *r = tables[kind]; r->kernels[0]; r++)
+		if ((r->vendor == NULL || strcmp(cpu->vendor, r->vendor) == 0) &&
+		    cpu->family >= r->family_min &&
+		    cpu->family <= r->family_max &&
+		    cpu->model >= r->model_min && cpu->model <= r->model_max)
+			return r;
+	return NULL;
+}
 
 const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 				      const struct rc4_cpu *cpu,
 				      const char **rule)
 {
-	const char *why = "CPU not identified: no rule applies";
+	const struct rc4_rule *r = rc4_heuristic_match(kind, cpu);
 
-	if (cpu != NULL) {
-		why = "no rule for this CPU";
-		for (const struct rule *r = tables[kind]; r && r->kernels[0];
-		     r++)
-			if ((r->vendor == NULL ||
-			     strcmp(cpu->vendor, r->vendor) == 0) &&
-			    cpu->family >= r->family_min &&
-			    cpu->family <= r->family_max &&
-			    cpu->model >= r->model_min &&
-			    cpu->model <= r->model_max) {
-				if (rule)
-					*rule = r->why;
-				return r->kernels;
-			}
-	}
 	if (rule)
-		*rule = why;
-	return NULL;
+		*rule = r ? r->why
+		     : cpu ? "no rule for this CPU"
+			   : "CPU not identified: no rule applies";
+	return r ? r->kernels : NULL;
 }
 
-const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
-					   const struct rc4_cpu *cpu, bool here,
-					   rc4_find_fn *find, const char **rule,
-					   rc4_skip_fn *skipped, void *arg)
+const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
+				      enum rc4k_kind kind, bool here,
+				      rc4_find_fn *find, rc4_skip_fn *skipped,
+				      void *arg)
 {
-	const char *const *names = rc4_heuristic_rule(kind, cpu, rule);
-
-	for (; names && *names; names++) {
+	for (const char *const *names = rule ? rule->kernels : NULL;
+	     names && *names; names++) {
 		const struct rc4k_info *k = find(kind, *names);
 		const char *why = k == NULL ? "not in this build"
 				  : here    ? rc4k_refused(k)
@@ -183,4 +215,14 @@ const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
 			skipped(arg, *names, why, names[1] != NULL);
 	}
 	return NULL;
+}
+
+const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
+					   const struct rc4_cpu *cpu, bool here,
+					   rc4_find_fn *find, const char **rule,
+					   rc4_skip_fn *skipped, void *arg)
+{
+	rc4_heuristic_rule(kind, cpu, rule);
+	return rc4_rule_walk(rc4_heuristic_match(kind, cpu), kind, here, find,
+			     skipped, arg);
 }

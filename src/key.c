@@ -96,9 +96,7 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 
 	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
 	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
-	/* The current kernel continues these keys if it reads this layout. */
-	const struct rc4k *single =
-		cur->info.width == b->info.width ? cur : b->single;
+	const struct rc4k *single = rc4k_batch_keys_kernel(b, cur);
 	struct rc4k_state *st[GROUP];
 	const uint8_t *key[GROUP];
 
@@ -108,7 +106,7 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 			st[j] = state_of(&keys[i + j]);
 			key[j] = data[i + j];
 		}
-		b->set_keys(st, m, key, len + i);
+		b->set_keys(cur, st, m, key, len + i);
 		for (size_t j = 0; j < m; j++)
 			keys[i + j].kernel = single;
 	}
@@ -119,6 +117,7 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 			const void *const *in, void *const *out)
 {
 	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
+	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
 	struct rc4k_state *st[GROUP];
 	const uint8_t *pin[GROUP];
 	uint8_t *pout[GROUP];
@@ -139,8 +138,9 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;
-		if (k->info.width != b->info.width) {
-			/* set up by a kernel of another layout */
+		if (b->info.width == 0 || k->info.width != b->info.width) {
+			/* set up by a kernel of another layout; or serial,
+			 * which runs each key on its own kernel */
 			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
 			continue;
 		}
@@ -148,10 +148,10 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 		pin[m] = in[i];
 		pout[m] = out[i];
 		if (++m == GROUP) {
-			b->crypt_many(st, m, len, pin, pout);
+			b->crypt_many(cur, st, m, len, pin, pout);
 			m = 0;
 		}
 	}
 	if (m > 0)
-		b->crypt_many(st, m, len, pin, pout);
+		b->crypt_many(cur, st, m, len, pin, pout);
 }

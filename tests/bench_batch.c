@@ -9,11 +9,15 @@
  *           kernel, against every single-stream kernel (and OpenSSL's
  *           RC4) on one stream of 1024-byte calls.
  *
+ * The batch kernel serial runs a single-stream kernel key by key and
+ * stream by stream: the library's pick, or --single NAME's.
+ *
  * As tests/bench: short slices, round-robin so drift hits all alike,
- * medians over rounds.  It prints best batch / OpenSSL (keys/s) and best
- * batch / best single (MB/s). */
+ * medians over rounds.  It prints best batch / OpenSSL (keys/s), best
+ * batch / best single and best batch / serial (MB/s). */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,36 +139,45 @@ static double slice_stream(const struct cand *c, double secs)
 	return bytes / t / 1e6;
 }
 
+/* The library's single-stream pick, and the single-stream kernel that
+ * batch rows run with (serial's). */
+static const char *lib_single, *serial_single;
+
 static void select_cand(const struct cand *c)
 {
-	if (c->what == BATCH)
+	if (c->what == BATCH) {
 		rc4tune_use_batch_kernel(c->name);
-	else if (c->what == SINGLE)
+		rc4tune_use_kernel(serial_single);
+	} else if (c->what == SINGLE) {
 		rc4tune_use_kernel(c->name);
+	}
 }
 
-/* --rounds N and --ms MS into *ROUNDS and *SECS: 0, or 2 after the
- * usage. */
-static int options(int argc, char **argv, int *rounds, double *secs)
+/* The options; 0, or -1 on a usage error. */
+static int parse_args(int argc, char **argv, int *rounds, double *secs)
 {
 	for (int a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
 			*rounds = atoi(argv[++a]);
 		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
 			*secs = atof(argv[++a]) / 1000;
+		else if (strcmp(argv[a], "--single") == 0 && a + 1 < argc)
+			serial_single = argv[++a];
 		else
 			*rounds = 0;
 	}
-	if (*rounds >= 1 && *rounds <= MAXROUNDS && *secs > 0)
-		return 0;
-	fprintf(stderr, "usage: bench_batch [--rounds 1..%d] [--ms MS]\n",
-		MAXROUNDS);
-	return 2;
+	if (*rounds < 1 || *rounds > MAXROUNDS || *secs <= 0) {
+		fprintf(stderr, "usage: bench_batch [--rounds 1..%d] [--ms MS] "
+				"[--single KERNEL]\n",
+			MAXROUNDS);
+		return -1;
+	}
+	return 0;
 }
 
-/* Every usable batch kernel, every usable single-stream kernel and
- * OpenSSL's RC4 into C; how many. */
-static int candidates(struct cand *c)
+/* Every usable batch kernel, every usable single-stream kernel, then
+ * OpenSSL where built with it; the count. */
+static int all_cands(struct cand *cands)
 {
 	const char *name;
 	int n = 0, usable;
@@ -173,28 +186,26 @@ static int candidates(struct cand *c)
 			   (name = rc4tune_batch_kernel_info(i, NULL, &usable));
 	     i++)
 		if (usable)
-			c[n++] = (struct cand){ .name = name, .what = BATCH };
+			cands[n++] = (struct cand){ .name = name, .what = BATCH };
 	for (size_t i = 0; n < MAXC - 1 &&
 			   (name = rc4tune_kernel_info(i, NULL, &usable));
 	     i++)
 		if (usable)
-			c[n++] = (struct cand){ .name = name, .what = SINGLE };
+			cands[n++] = (struct cand){ .name = name, .what = SINGLE };
 #ifdef HAVE_LIBCRYPTO
-	c[n++] = (struct cand){ .name = "openssl", .what = OPENSSL };
+	cands[n++] = (struct cand){ .name = "openssl", .what = OPENSSL };
 #endif
 	return n;
 }
 
-/* The candidates to set beside each other: -1 where there is none. */
-struct bests {
-	int batch_keys, batch_mbs, single, openssl;
+/* The rows' medians; the best of each kind into BEST. */
+struct best {
+	int batch_keys, batch_mbs, lane_mbs, single, openssl, serial;
 };
 
-/* Each candidate's medians over ROUNDS, and the best of each kind. */
-static struct bests medians(struct cand *cands, int n, int rounds)
+static void summarize(struct cand *cands, int n, int rounds, struct best *b)
 {
-	struct bests b = { -1, -1, -1, -1 };
-
+	*b = (struct best){ -1, -1, -1, -1, -1, -1 };
 	for (int i = 0; i < n; i++) {
 		struct cand *c = &cands[i];
 		qsort(c->keys, rounds, sizeof(double), cmp_double);
@@ -202,37 +213,45 @@ static struct bests medians(struct cand *cands, int n, int rounds)
 		c->keys_med = c->keys[rounds / 2];
 		c->mbs_med = c->mbs[rounds / 2];
 		if (c->what == OPENSSL)
-			b.openssl = i;
+			b->openssl = i;
 		else if (c->what == SINGLE &&
-			 (b.single < 0 || c->mbs_med > cands[b.single].mbs_med))
-			b.single = i;
+			 (b->single < 0 || c->mbs_med > cands[b->single].mbs_med))
+			b->single = i;
 		if (c->what != BATCH)
 			continue;
-		if (b.batch_keys < 0 ||
-		    c->keys_med > cands[b.batch_keys].keys_med)
-			b.batch_keys = i;
-		if (b.batch_mbs < 0 || c->mbs_med > cands[b.batch_mbs].mbs_med)
-			b.batch_mbs = i;
+		bool lane = strcmp(c->name, "serial") != 0;
+		if (!lane)
+			b->serial = i;
+		if (b->batch_keys < 0 ||
+		    c->keys_med > cands[b->batch_keys].keys_med)
+			b->batch_keys = i;
+		if (b->batch_mbs < 0 || c->mbs_med > cands[b->batch_mbs].mbs_med)
+			b->batch_mbs = i;
+		if (lane && (b->lane_mbs < 0 ||
+			     c->mbs_med > cands[b->lane_mbs].mbs_med))
+			b->lane_mbs = i;
 	}
-	return b;
 }
 
-/* One row a candidate, the library's picks marked. */
-static void table(const struct cand *cands, int n)
+/* A row per candidate, the library's picks marked. */
+static void print_rows(const struct cand *cands, int n, const struct best *b)
 {
-	const char *lib_single = rc4tune_kernel_name();
 	const char *lib_batch = rc4tune_batch_kernel_name();
 
-	printf("%-31s %12s %14s\n", "", "keys/s", "MB/s");
-	printf("%-31s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
+	printf("%-40s %12s %14s\n", "", "keys/s", "MB/s");
+	printf("%-40s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
 	for (int i = 0; i < n; i++) {
 		const struct cand *c = &cands[i];
 		const char *tag = c->what == BATCH    ? "batch"
 				  : c->what == SINGLE ? "single"
 						      : "";
 		char label[64];
-		snprintf(label, sizeof label, "%s %s", tag, c->name);
-		printf("%-31s %12.0f %14.1f%s%s\n", label, c->keys_med,
+		if (i == b->serial)
+			snprintf(label, sizeof label, "batch serial (%s)",
+				 serial_single);
+		else
+			snprintf(label, sizeof label, "%s %s", tag, c->name);
+		printf("%-40s %12.0f %14.1f%s%s\n", label, c->keys_med,
 		       c->mbs_med, c->what == BATCH ? " (8 streams)" : "",
 		       (c->what == BATCH && strcmp(c->name, lib_batch) == 0) ||
 				       (c->what == SINGLE &&
@@ -242,32 +261,55 @@ static void table(const struct cand *cands, int n)
 	}
 }
 
+/* The ratios the batch kind is for. */
+static void print_ratios(const struct cand *cands, const struct best *b)
+{
+	const struct cand *top = &cands[b->batch_mbs];
+
+	if (b->openssl >= 0)
+		printf("keys/s: best batch (%s) / OpenSSL RC4_set_key+RC4 = "
+		       "%.2f\n",
+		       cands[b->batch_keys].name,
+		       cands[b->batch_keys].keys_med / cands[b->openssl].keys_med);
+	printf("8x1024 aggregate: best batch (%s) / best single (%s) = %.2f\n",
+	       top->name, cands[b->single].name,
+	       top->mbs_med / cands[b->single].mbs_med);
+	if (b->serial >= 0 && b->lane_mbs >= 0)
+		printf("8x1024 aggregate: best lane batch (%s) / serial (%s) = "
+		       "%.2f\n",
+		       cands[b->lane_mbs].name, serial_single,
+		       cands[b->lane_mbs].mbs_med / cands[b->serial].mbs_med);
+}
+
 int main(int argc, char **argv)
 {
 	static struct cand cands[MAXC];
 	int rounds = 9;
 	double secs = 0.004;
+	struct best b;
 
-	if (options(argc, argv, &rounds, &secs) != 0)
+	lib_single = rc4tune_kernel_name(); /* the library's pick */
+	if (parse_args(argc, argv, &rounds, &secs) != 0)
 		return 2;
-	int n = candidates(cands);
+	if (serial_single == NULL)
+		serial_single = lib_single;
+	if (rc4tune_use_kernel(serial_single) != 0) {
+		fprintf(stderr, "bench_batch: --single %s: unknown or unusable "
+				"kernel\n",
+			serial_single);
+		return 1;
+	}
+	int n = all_cands(cands);
 	for (int r = 0; r < rounds; r++)
 		for (int i = 0; i < n; i++) {
 			select_cand(&cands[i]);
 			cands[i].keys[r] = slice_keys(&cands[i], secs);
 			cands[i].mbs[r] = slice_stream(&cands[i], secs);
 		}
-	struct bests b = medians(cands, n, rounds);
-	table(cands, n);
+	summarize(cands, n, rounds, &b);
+	print_rows(cands, n, &b);
 	if (b.batch_keys < 0 || b.single < 0)
 		return 1;
-	if (b.openssl >= 0)
-		printf("keys/s: best batch (%s) / OpenSSL RC4_set_key+RC4 = "
-		       "%.2f\n",
-		       cands[b.batch_keys].name,
-		       cands[b.batch_keys].keys_med / cands[b.openssl].keys_med);
-	printf("8x1024 aggregate: best batch (%s) / best single (%s) = %.2f\n",
-	       cands[b.batch_mbs].name, cands[b.single].name,
-	       cands[b.batch_mbs].mbs_med / cands[b.single].mbs_med);
+	print_ratios(cands, &b);
 	return 0;
 }

@@ -158,10 +158,82 @@ START_TEST(test_protected_symlink)
 	/* as a third user, neither the link's nor the directory's */
 	ck_assert_int_eq(open_as_nobody(link), -1);
 	ck_assert_int_ne(access(target, F_OK), 0);
-	/* the link's owner is the caller: followed */
+	/* the link's owner is the caller: followed, to a target whose
+	 * directory only the caller can write (see test_writable_dirs) */
+	ck_assert_int_eq(chmod(test_dir, 0755), 0);
 	struct confwrite w;
 	ck_assert_int_eq(confwrite_open(&w, link), 0);
 	confwrite_close(&w);
+}
+END_TEST
+
+/* Where another user can write in the target's own directory, root would
+ * merge what they planted there (a [pin] for every program), so the run
+ * is refused, file or not, whoever runs it (sshd's StrictModes): a sticky
+ * directory like /tmp too. */
+START_TEST(test_writable_dirs)
+{
+	char dir[sizeof path], file[sizeof path + 16], buf[64];
+	const char planted[] = "[pin]\nkernel = char-ref\n";
+
+	snprintf(dir, sizeof dir, "%s/tmp", test_dir);
+	snprintf(file, sizeof file, "%s/x.conf", dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_int_ne(access(file, F_OK), 0);
+	put(file, planted);
+	if (geteuid() == 0)
+		ck_assert_int_eq(chown(file, NOBODY, NOBODY), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_str_eq(slurp(file, buf, sizeof buf), planted);
+	/* group-writable, not sticky: on the way, too */
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(chmod(dir, 0775), 0);
+	snprintf(file, sizeof file, "%s/sub/x.conf", dir);
+	snprintf(buf, sizeof buf, "%s/sub", dir);
+	ck_assert_int_eq(mkdir(buf, 0755), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_int_ne(access(file, F_OK), 0);
+	/* sticky on the way (/tmp/DIR/x.conf), DIR the caller's: written */
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), 0);
+}
+END_TEST
+
+/* Every component of the path is checked, not only its end: a symlinked
+ * directory or a directory that another user owns, earlier in the path,
+ * sends nothing of root's there; a file another user owns is not merged
+ * into root's, even where only root can write. */
+START_TEST(test_foreign_on_the_way)
+{
+	char link[sizeof path + 16], victim[sizeof path + 16];
+	char file[sizeof path + 32], buf[64];
+
+	if (!root("another user's directories and links on the way"))
+		return;
+	snprintf(victim, sizeof victim, "%s/victim", test_dir);
+	snprintf(link, sizeof link, "%s/d", test_dir);
+	snprintf(file, sizeof file, "%s/x.conf", link);
+	ck_assert_int_eq(mkdir(victim, 0755), 0);
+	ck_assert_int_eq(symlink(victim, link), 0);
+	ck_assert_int_eq(lchown(link, NOBODY, NOBODY), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	DIR_EMPTY(victim);
+	/* the same link, root's: followed */
+	ck_assert_int_eq(lchown(link, 0, 0), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), 0);
+	ck_assert_int_eq(unlink(file), 0);
+	/* a directory another user owns */
+	ck_assert_int_eq(chown(victim, NOBODY, NOBODY), 0);
+	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	DIR_EMPTY(victim);
+	/* another user's file in root's directory */
+	put(path, "[pin]\nkernel = char-ref\n");
+	ck_assert_int_eq(chown(path, NOBODY, NOBODY), 0);
+	ck_assert_int_eq(tune_into(path, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
+	ck_assert_str_eq(slurp(path, buf, sizeof buf),
+			 "[pin]\nkernel = char-ref\n");
 }
 END_TEST
 
@@ -401,6 +473,8 @@ int main(void)
 	tcase_add_test(tc, test_foreign_symlink);
 	tcase_add_test(tc, test_protected_symlink);
 	tcase_add_test(tc, test_own_symlink);
+	tcase_add_test(tc, test_writable_dirs);
+	tcase_add_test(tc, test_foreign_on_the_way);
 	tcase_add_test(tc, test_hard_link);
 	tcase_add_test(tc, test_oversized);
 	tcase_add_test(tc, test_name_too_long);

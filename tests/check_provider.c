@@ -255,6 +255,33 @@ START_TEST(test_one_shot)
 }
 END_TEST
 
+/* An IV that a caller passes through EVP reaches the module with length 0
+ * (the cipher's IV length), just as `openssl enc -rc4 -K` passes its
+ * unused IV buffer: the module cannot tell them apart, so it ignores it,
+ * as rc4tune-provider(7) says and OpenSSL's own RC4 does: the stream is
+ * the key's alone. */
+START_TEST(test_iv_ignored)
+{
+	uint8_t key[16], iv[16], in[64] = { 0 }, out[64], want64[64];
+	EVP_CIPHER *c = fetch("RC4");
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int outl = 0;
+
+	for (int i = 0; i < 16; i++) {
+		key[i] = (uint8_t)(i + 1);
+		iv[i] = (uint8_t)(0xa0 + i);
+	}
+	oracle(key, sizeof key, in, want64, sizeof in);
+	ck_assert_int_eq(EVP_EncryptInit_ex2(ctx, c, key, iv, NULL), 1);
+	ck_assert_int_eq(EVP_CIPHER_CTX_get_iv_length(ctx), 0);
+	ck_assert_int_eq(EVP_EncryptUpdate(ctx, out, &outl, in, sizeof in), 1);
+	ck_assert_int_eq(outl, (int)sizeof in);
+	ck_assert_mem_eq(out, want64, sizeof in);
+	EVP_CIPHER_CTX_free(ctx);
+	EVP_CIPHER_free(c);
+}
+END_TEST
+
 /* An init without a key continues the stream (as OpenSSL's RC4 does) and
  * allows updates again after a final. */
 START_TEST(test_reinit_continues)
@@ -684,6 +711,7 @@ int main(void)
 	tcase_add_test(tc, test_rc4_40);
 	tcase_add_test(tc, test_one_shot);
 	tcase_add_test(tc, test_reinit_continues);
+	tcase_add_test(tc, test_iv_ignored);
 	tcase_add_test(tc, test_parameters);
 	tcase_add_test(tc, test_provider_parameters);
 	tcase_add_loop_test(tc, test_every_kernel, 0, (int)kernels);

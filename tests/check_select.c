@@ -334,28 +334,32 @@ static const struct {
 	{ FX("GenuineIntel", 6, 29), CHAR, "Intel Core 2" },	/* Dunnington */
 	{ FX("GenuineIntel", 6, 8), WIDE, "Intel P6" },	/* P III */
 	{ FX("GenuineIntel", 6, 13), WIDE, "Intel P6" },	/* P M */
-	{ FX("GenuineIntel", 6, 26), WIDE, "Intel family 6 from" }, /* Nehalem */
-	{ FX("GenuineIntel", 6, 28), WIDE, "Intel family 6 from" }, /* Atom */
-	{ FX("GenuineIntel", 6, 207), WIDE, "Intel family 6 from" }, /* EMR */
-	/* a later Intel family: the newest Intel rule */
-	{ FX("GenuineIntel", 18, 1), WIDE, "Intel family 6 from" },
+	/* Nehalem and later Intel cores: no profile, so no rule */
+	{ FX("GenuineIntel", 6, 26), CHAR, "a CPU no rule names" },
+	{ FX("GenuineIntel", 6, 207), CHAR, "a CPU no rule names" },
+	{ FX("GenuineIntel", 18, 1), CHAR, "a CPU no rule names" },
 	/* K8: single-core, and dual-core (which sets the HT bit) */
 	{ FX("AuthenticAMD", 15, 44), WIDE, "AMD family 15" },
 	{ FX("AuthenticAMD", 15, 35), WIDE, "AMD family 15" },
 	{ FX("AuthenticAMD", 15, 107), WIDE, "AMD family 15" },
-	{ FX("AuthenticAMD", 16, 2), WIDE, "AMD family 16 to 24" },	/* K10 */
-	{ FX("AuthenticAMD", 25, 17), WIDE, "AMD family 25" },	/* Zen 4 */
-	/* Zen 5: char, measured (doc/kernels.md: the ring4 loop behind a
-	 * keystream buffer, which fits beside 8-bit entries only) */
-	{ FX("AuthenticAMD", 26, 2), CHAR, "AMD family 26 and later" },
-	/* later AMD families: the newest AMD rule */
-	{ FX("AuthenticAMD", 27, 0), CHAR, "AMD family 26 and later" },
-	{ FX("AuthenticAMD", 40, 99), CHAR, "AMD family 26 and later" },
-	/* no vendor's rule: chosen by features */
-	{ FX("CentaurHauls", 6, 15), WIDE, "a CPU no rule names" }, /* VIA */
-	{ FX("HygonGenuine", 24, 0), WIDE, "a CPU no rule names" },
-	{ FX("arm64-0x41", 8, 0xd0c), WIDE, "a CPU no rule names" },
-	{ FX("", 0, 0), WIDE, "a CPU no rule names" },
+	{ FX("AuthenticAMD", 16, 2), CHAR, "a CPU no rule names" }, /* K10 */
+	/* a rule per profiled model, the family's best worst case for the
+	 * other models (data/profiles, tests/test_rules.py) */
+	{ FX("AuthenticAMD", 23, 1), WIDE, "AMD family 23 model 1" },
+	{ FX("AuthenticAMD", 23, 49), WIDE, "AMD family 23, other models" },
+	{ FX("AuthenticAMD", 25, 1), WIDE, "AMD family 25 model 1" },
+	{ FX("AuthenticAMD", 25, 17), CHAR, "AMD family 25 model 17" },
+	{ FX("AuthenticAMD", 25, 33), CHAR, "AMD family 25, other models" },
+	{ FX("AuthenticAMD", 26, 2), CHAR, "AMD family 26 model 2" },
+	/* later AMD models and families: the newest AMD family's rule */
+	{ FX("AuthenticAMD", 26, 68), CHAR, "AMD family 26, other models" },
+	{ FX("AuthenticAMD", 27, 0), CHAR, "AMD family 26, other models" },
+	{ FX("AuthenticAMD", 40, 99), CHAR, "AMD family 26, other models" },
+	/* no vendor's rule */
+	{ FX("CentaurHauls", 6, 15), CHAR, "a CPU no rule names" }, /* VIA */
+	{ FX("HygonGenuine", 24, 0), CHAR, "a CPU no rule names" },
+	{ FX("arm64-0x41", 8, 0xd0c), CHAR, "a CPU no rule names" },
+	{ FX("", 0, 0), CHAR, "a CPU no rule names" },
 };
 
 /* What the library takes from a rule's kernels: the first this build has,

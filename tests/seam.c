@@ -4,10 +4,17 @@
  * under valgrind or an emulator alike.
  *
  * RC4TUNE_SEAM_RATES="NAME=R1,R2,R3 ...": NAME's rate in phases 1, 2 and
- * 3 (any unit); every kernel not named runs at rate 1.  Unset: the real
- * clock and the real kernels, as rc4tune. */
+ * 3 (any unit); "NAME@P=R1,R2,R3" its rates at placement P alone (0 ..
+ * MEASURE_PLACES - 1), over NAME='s.  Every kernel not named runs at rate
+ * 1, but serial, which runs at the rates of the single-stream kernel it
+ * runs (the single kind's winner).  Unset: the real clock and the real
+ * kernels, as rc4tune.
+ *
+ * RC4TUNE_SEAM_NOISE=F: every rate times 1 + F u, u spread evenly over
+ * [-1, 1) by a fixed sequence, the same every run. */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,39 +27,84 @@ _Static_assert(MEASURE_PHASES == 3, "RC4TUNE_SEAM_RATES gives three rates");
 
 static struct {
 	char name[48];
+	int place; /* -1: every placement */
 	double rate[MEASURE_PHASES];
 } seam[SEAM_MAX];
 static int nseam;
-static double vclock;
+static double vclock, noise;
+
+/* The next of a fixed sequence spread over [-1, 1). */
+static double jitter(void)
+{
+	static uint32_t x = 12345;
+
+	x = x * 1664525u + 1013904223u;
+	return (double)(x >> 8) / (double)(1u << 23) - 1;
+}
 
 static double seam_now(void)
 {
 	return vclock;
 }
 
-static double seam_rate(const struct rc4k_info *k, int cell, int phase,
-			double slice)
+/* NAME's rates at PLACE, or NULL when NAME is not named. */
+static const double *rates_of(const char *name, int place)
 {
-	(void)cell;
-	vclock += slice;
+	const double *any = NULL;
+
 	for (int i = 0; i < nseam; i++)
-		if (strcmp(seam[i].name, k->name) == 0)
-			return seam[i].rate[phase];
-	return 1;
+		if (strcmp(seam[i].name, name) == 0) {
+			if (seam[i].place == place)
+				return seam[i].rate;
+			if (seam[i].place < 0)
+				any = seam[i].rate;
+		}
+	return any;
+}
+
+static double seam_rate(const struct trial *t, int phase, double slice)
+{
+	const double *r = rates_of(t->k->name, t->place);
+
+	vclock += slice;
+	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
+		r = rates_of(t->one->info.name, t->place);
+	return (r ? r[phase] : 1) * (1 + noise * jitter());
+}
+
+/* One NAME[@P]=R1,R2,R3 from S into seam[nseam]: the bytes it took, or 0. */
+static int parse_one(const char *s)
+{
+	const char *p = s;
+	double *r = seam[nseam].rate;
+	int n = 0, place = -1;
+
+	if (sscanf(p, " %47[^=@ ]%n", seam[nseam].name, &n) != 1)
+		return 0;
+	p += n;
+	if (*p == '@') {
+		if (sscanf(p, "@%d%n", &place, &n) != 1 || place < 0 ||
+		    place >= MEASURE_PLACES)
+			return 0;
+		p += n;
+	}
+	if (sscanf(p, "=%lf,%lf,%lf%n", &r[0], &r[1], &r[2], &n) != 3)
+		return 0;
+	seam[nseam].place = place;
+	return (int)(p + n - s);
 }
 
 __attribute__((constructor)) static void seam_init(void)
 {
 	const char *s = getenv("RC4TUNE_SEAM_RATES");
+	const char *f = getenv("RC4TUNE_SEAM_NOISE");
 	struct timespec ts;
 	int used;
 
 	if (s == NULL)
 		return;
-	while (nseam < SEAM_MAX &&
-	       sscanf(s, " %47[^= ]=%lf,%lf,%lf%n", seam[nseam].name,
-		      &seam[nseam].rate[0], &seam[nseam].rate[1],
-		      &seam[nseam].rate[2], &used) == 4) {
+	noise = f ? atof(f) : 0;
+	while (nseam < SEAM_MAX && (used = parse_one(s)) > 0) {
 		nseam++;
 		s += used;
 	}

@@ -73,27 +73,28 @@ heuristic p4 "$intel" 00000f29 'char-'
 heuristic p4-ht "$intel" 00000f34 'char-'
 heuristic core2 "$intel" 000006f6 'char-'
 heuristic penryn "$intel" 00010676 'char-'
-heuristic emerald-rapids "$intel" 000c06f2 '(int|long)-'
-heuristic zen4 "$amd" 00a10f11 '(int|long)-'
+heuristic emerald-rapids "$intel" 000c06f2 '(char|int)-'
+heuristic zen4 "$amd" 00a10f11 '(char|int)-'
 # Zen 4's rule names x86-64 assembly first: other builds say so and take
 # the rule's next kernel they have.
-if [ -s "$tmp/zen4.out" ] && ! built long-ring5-sse41; then
-	has "$tmp/zen4.out" "^int-8x${tab}cpu AuthenticAMD 25 17: AMD family 25 .*; long-ring5-sse41: not in this build; long-16x-sse41: not in this build\$" \
+if [ -s "$tmp/zen4.out" ] && ! built char-ring5-sse41; then
+	has "$tmp/zen4.out" "^int-8x${tab}cpu AuthenticAMD 25 17: AMD family 25 model 17 .*; char-ring5-sse41: not in this build; long-16x-sse41: not in this build\$" \
 		"heuristic zen4: the rule's assembly kernels are not in this build, said"
 fi
 
 # The batch kind walks its own rules the same way, on the second line:
-# Zen 4's names the assembly lanes first; Core 2 has no batch rule.
-if [ -s "$tmp/zen4.out" ]; then
+# one rule for any CPU (the best batch kernel on every profile), the
+# assembly lanes first.
+for cpu in "zen4:AuthenticAMD 25 17" "core2:GenuineIntel 6 15"; do
+	f=$tmp/${cpu%%:*}.out
+	[ -s "$f" ] || continue
 	if built char-8lane-asm; then
-		want="^batch_kernel char-8lane-asm${tab}cpu AuthenticAMD 25 17: AMD family 25 and later [^;]*\$"
+		want="^batch_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
 	else
-		want="^batch_kernel char-8lane${tab}cpu AuthenticAMD 25 17: AMD family 25 and later .*; char-8lane-asm: not in this build\$"
+		want="^batch_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
 	fi
-	has "$tmp/zen4.out" "$want" "heuristic zen4: the batch rule, walked as the single one"
-	has "$tmp/core2.out" "^batch_kernel char-8lane${tab}cpu GenuineIntel 6 15: no rule for this CPU; the portable default\$" \
-		"heuristic core2: no batch rule, the portable default"
-fi
+	has "$f" "$want" "heuristic ${cpu%%:*}: the batch rule, walked as the single one"
+done
 
 # Vendors libcpuid does not know: the dump names the CPU as the live one
 # would be named, as /proc/cpuinfo shows family and model.
@@ -111,8 +112,9 @@ named() { # NAME VENDOR-WORDS LEAF1-EAX SECTION
 		fail "dump of $1 refused"; cat "$tmp/err"
 	fi
 }
-# A vendor's newest rule covers its later families; a CPU that no
-# vendor's rule names gets a kernel by features, not the oldest loop.
+# A vendor's newest rule covers its later families (AMD's); a CPU that no
+# rule names (a later Intel family too: no profile) gets the best worst
+# case over every profile, not the oldest loop.
 rule_of() { # NAME VENDOR-WORDS LEAF1-EAX RULE-START
 	dump "$tmp/$1.raw" "$2" "$3"
 	if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/$1.raw" >"$tmp/out" 2>"$tmp/err"; then
@@ -127,8 +129,8 @@ rule_of() { # NAME VENDOR-WORDS LEAF1-EAX RULE-START
 		fail "rule for $1: refused"; cat "$tmp/err"
 	fi
 }
-rule_of amd-family-27 "$amd" 00c00f00 'AMD family 26 and later'
-rule_of intel-family-18 "$intel" 00300f10 'Intel family 6 from model 16'
+rule_of amd-family-27 "$amd" 00c00f00 'AMD family 26, other models'
+rule_of intel-family-18 "$intel" 00300f10 'a CPU no rule names'
 rule_of hygon '6f677948 656e6975 6e65476e' 00900f02 'a CPU no rule names'
 
 named via '20414956 20414956 20414956' 000306a9 'cpu VIA_VIA_VIA 6 58'

@@ -144,12 +144,20 @@ fi
 
 # --- the old file's mode stays, less group/other write; the new file is
 # the caller's (a foreign owner would make the library distrust it), and
-# as root it keeps the old group; a mode others cannot read is warned of
+# as root it keeps the old group; a mode others cannot read is warned of.
+# Another user's file is not merged into root's at all.
 printf '[default]\nkernel = int-8x\n' >"$tmp/mode.conf"
 chmod 660 "$tmp/mode.conf"
 group=$(id -g)
 if [ "$(id -u)" -eq 0 ]; then
 	chown 65534:65534 "$tmp/mode.conf"
+	cp -p "$tmp/mode.conf" "$tmp/mode.before"
+	tune --output "$tmp/mode.conf"
+	[ $rc -eq 1 ] && cmp -s "$tmp/mode.conf" "$tmp/mode.before" &&
+		grep -q "$tmp/mode.conf: it is owned by uid 65534, another user: its lines are not merged" "$tmp/err" &&
+		ok "another user's file: refused, left as it was: $(cat "$tmp/err")" ||
+		{ fail "another user's file: rc=$rc"; cat "$tmp/err"; }
+	chown 0:65534 "$tmp/mode.conf"
 	group=65534
 fi
 tune --output "$tmp/mode.conf"

@@ -193,16 +193,26 @@ if $root && command -v setpriv >/dev/null; then
 		unhold
 	done
 	# A sticky, world-writable directory (--output /tmp/...): nobody can
-	# create the lock file first, and hold it; root refuses it at once.
+	# plant the file with a [pin] (which root would merge into its own
+	# file), or create the lock file first and hold it; root refuses the
+	# directory at once.
 	mkdir "$tmp/sticky-lock" && chmod 1777 "$tmp/sticky-lock"
 	conf=$tmp/sticky-lock/x.conf lockf=$tmp/sticky-lock/.x.conf.lock
-	printf '[default]\nkernel = int-8x\n' >"$conf" && chmod 644 "$conf"
+	printf '[pin]\nkernel = char-ref\n' >"$conf" && chmod 644 "$conf"
+	chown 65534:65534 "$conf"
 	cp "$conf" "$tmp/x.conf.before"
 	hold nobody -c "$lockf" "$conf" "$tmp/sticky-lock"
-	refused "uid 65534's own lock file, held, in a sticky directory" \
-		"its lock file $lockf is owned by uid 65534" --output "$conf"
-	cmp -s "$conf" "$tmp/x.conf.before" || fail "the file changed"
+	refused "uid 65534's [pin] and lock file, in a sticky directory" \
+		"its directory $tmp/sticky-lock has mode 1777: other users could plant the file" \
+		--output "$conf"
+	cmp -s "$conf" "$tmp/x.conf.before" && [ "$(stat -c %u "$conf")" = 65534 ] ||
+		fail "the planted file changed"
 	unhold
+	# Another user's symlinked directory on the way, not at the end
+	mkdir "$tmp/theirs" && ln -s "$tmp/theirs" "$tmp/via" && chown -h 65534:65534 "$tmp/via"
+	refused "another user's symlinked directory on the way" \
+		"$tmp/via is a symlink owned by uid 65534" --output "$tmp/via/x.conf"
+	[ -z "$(ls -A "$tmp/theirs")" ] || fail "written through the link: $(ls -A "$tmp/theirs")"
 	# A run of the same user: waited for, but not past the bound.
 	conf=$tmp/etc-like/rc4tune.conf lockf=$tmp/etc-like/.rc4tune.conf.lock
 	cp "$conf" "$tmp/before"

@@ -34,18 +34,29 @@ int workload_parse(const char *name, enum workload *w)
  * one of each, as a caller of the public API has; a batch kernel NKEYS,
  * of which NSTREAMS run streams. */
 enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYLEN = 16, KEYMSG = 16 };
-static _Alignas(64) struct rc4k_state states[NKEYS];
 static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
 
-/* The single state and buffer in the same place every run, relative to
- * each other and to pages: a message up to 1984 bytes shares no address
- * bits below 4 KiB with the state's entries (where loads falsely wait for
- * stores: a kernel ran up to 7 % slower at some placements than at
- * others), and none starts or ends at a page's edge (doc/kernels.md). */
+/* Where the states start, past a 4 KiB boundary, by placement (measure.c
+ * turns through them by round).  Where a key's state sits in its page
+ * changed some kernels' speed by up to 25 % on a Zen 3 (moving the data
+ * changed nothing), and programs put their keys anywhere.  Multiples of
+ * 64, each in another 256-byte slot of the page, three in each half; the
+ * same every run, so that results repeat. */
+static const size_t place_at[MEASURE_PLACES] = { 0, 704, 1408, 2112, 2816,
+						 3520 };
+static _Alignas(4096) uint8_t arena[4096 + NKEYS * sizeof(struct rc4k_state)];
+
+/* The first of the NKEYS states at PLACE. */
+static struct rc4k_state *states_at(int place)
+{
+	return (struct rc4k_state *)(void *)(arena + place_at[place]);
+}
+
+/* The single stream's buffer: in the same place every run, none of its
+ * messages starting or ending at a page's edge. */
 enum { BUF_AT = 2112 };
 static _Alignas(4096) struct {
-	struct rc4k_state st;
-	uint8_t pad[BUF_AT - sizeof(struct rc4k_state)];
+	uint8_t pad[BUF_AT];
 	uint8_t buf[8192];
 } one;
 
@@ -62,32 +73,31 @@ static const uint8_t *fresh_key(void)
 	return k;
 }
 
-static double run_single(const struct rc4k_info *info, int c,
-			 unsigned long reps)
+static double run_single(const struct trial *tr, unsigned long reps)
 {
-	const struct rc4k *k = rc4k_single(info);
-	const struct cell *cell = &measure_benches[RC4K_SINGLE].cells[c];
+	const struct rc4k *k = rc4k_single(tr->k);
+	const struct cell *cell = &measure_benches[RC4K_SINGLE].cells[tr->cell];
+	struct rc4k_state *st = states_at(tr->place);
 	double t0;
 
 	if (cell->bytes == 0) {
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
-			k->set_key(&one.st, fresh_key(), KEYLEN);
-			k->crypt(&one.st, KEYMSG, one.buf, one.buf);
+			k->set_key(st, fresh_key(), KEYLEN);
+			k->crypt(st, KEYMSG, one.buf, one.buf);
 		}
 	} else {
-		k->set_key(&one.st, fresh_key(), KEYLEN);
+		k->set_key(st, fresh_key(), KEYLEN);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
-			k->crypt(&one.st, cell->bytes, one.buf, one.buf);
+			k->crypt(st, cell->bytes, one.buf, one.buf);
 	}
 	return timing_now() - t0;
 }
 
-static double run_batch(const struct rc4k_info *info, int c,
-			unsigned long reps)
+static double run_batch(const struct trial *tr, unsigned long reps)
 {
-	const struct rc4k_batch *b = rc4k_batch(info);
+	const struct rc4k_batch *b = rc4k_batch(tr->k);
 	struct rc4k_state *st[NKEYS];
 	const uint8_t *key[NKEYS], *in[NKEYS];
 	uint8_t *out[NKEYS];
@@ -95,25 +105,25 @@ static double run_batch(const struct rc4k_info *info, int c,
 	double t0;
 
 	for (size_t i = 0; i < NKEYS; i++) {
-		st[i] = &states[i];
+		st[i] = states_at(tr->place) + i;
 		len[i] = KEYLEN;
 		in[i] = out[i] = lanes[i];
 	}
-	if (measure_benches[RC4K_BATCH].cells[c].bytes == 0) {
+	if (measure_benches[RC4K_BATCH].cells[tr->cell].bytes == 0) {
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
 			for (size_t i = 0; i < NKEYS; i++)
 				key[i] = fresh_key();
-			b->set_keys(st, NKEYS, key, len);
-			b->crypt_many(st, NKEYS, KEYMSG, in, out);
+			b->set_keys(tr->one, st, NKEYS, key, len);
+			b->crypt_many(tr->one, st, NKEYS, KEYMSG, in, out);
 		}
 	} else {
 		for (size_t i = 0; i < NSTREAMS; i++)
 			key[i] = fresh_key();
-		b->set_keys(st, NSTREAMS, key, len);
+		b->set_keys(tr->one, st, NSTREAMS, key, len);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
-			b->crypt_many(st, NSTREAMS, STREAM, in, out);
+			b->crypt_many(tr->one, st, NSTREAMS, STREAM, in, out);
 	}
 	return timing_now() - t0;
 }

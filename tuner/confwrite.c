@@ -148,6 +148,144 @@ static int resolve_target(struct confwrite *w)
 	}
 }
 
+/* Whether the directory DIR (its stat in *ST) may hold, or lead to, the
+ * config, as sshd's StrictModes has it: root's or the caller's, and
+ * writable by no one else.  On the way (LAST false) a sticky directory
+ * such as /tmp may be, since only an entry's owner can replace an entry
+ * and each one walked is root's or the caller's; the target's own
+ * directory may not: whoever can write there can plant the file (with a
+ * [pin] the merge would make ours), its lock or its temporary file. */
+static int dir_trusted(const char *path, const char *dir,
+		       const struct stat *st, bool last)
+{
+	uid_t me = geteuid();
+	unsigned mode = (unsigned)(st->st_mode & 07777);
+
+	if (st->st_uid != 0 && st->st_uid != me)
+		return refuse(path, "%s is owned by uid %u, another user, who "
+				    "could replace what it holds (every "
+				    "directory up to / must be root's or yours)",
+			      dir, (unsigned)st->st_uid);
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	if (last)
+		return refuse(path, "its directory %s has mode %04o: other "
+				    "users could plant the file, its lock or "
+				    "its temporary file there (write it where "
+				    "only root or you can write)",
+			      dir, mode);
+	if (!(st->st_mode & S_ISVTX))
+		return refuse(path, "%s has mode %04o: other users could "
+				    "replace what it holds",
+			      dir, mode);
+	return 0;
+}
+
+/* An existing config is root's or the caller's: the library trusts no
+ * other owner's, and the merge would make another user's lines ours. */
+static int owner_trusted(const char *path, const struct stat *st)
+{
+	if (st->st_uid == 0 || st->st_uid == geteuid())
+		return 0;
+	return refuse(path, "it is owned by uid %u, another user: its lines "
+			    "are not merged into a file of yours (chown it, "
+			    "or remove it)",
+		      (unsigned)st->st_uid);
+}
+
+/* The next name of the path *REST into NAME (NAME_MAX + 1 bytes), "."
+ * and empty names skipped, *REST moved past it; false at the end. */
+static bool next_name(const char **rest, char *name)
+{
+	for (;;) {
+		const char *r = *rest + strspn(*rest, "/");
+		size_t n = strcspn(r, "/");
+
+		if (n == 0)
+			return false;
+		*rest = r + n;
+		if (n == 1 && r[0] == '.')
+			continue;
+		snprintf(name, NAME_MAX + 1, "%.*s", (int)n, r);
+		return true;
+	}
+}
+
+/* The symlink AT (lstat in *LS), met on the way: allowed as link_allowed
+ * says, its text put before what is left of the walk, *REST (in TODO,
+ * PATH_MAX bytes); CUR (the directory walked so far) becomes "/" for an
+ * absolute link. */
+static int follow(const char *path, const char *at, const struct stat *ls,
+		  char *cur, char *todo, const char **rest)
+{
+	char link[PATH_MAX], joined[PATH_MAX];
+
+	if (link_allowed(path, at, ls) != 0)
+		return -1;
+	ssize_t n = readlink(at, link, sizeof link);
+	if (n < 0 || n == (ssize_t)sizeof link)
+		return fail(path, at, n < 0 ? errno : ENAMETOOLONG);
+	link[n] = '\0';
+	if (snprintf(joined, sizeof joined, "%s/%s", link, *rest) >=
+	    (int)sizeof joined)
+		return fail(path, at, ENAMETOOLONG);
+	strcpy(todo, joined);
+	*rest = todo;
+	if (link[0] == '/')
+		strcpy(cur, "/");
+	return 0;
+}
+
+/* Every directory the target's path goes through, walked from / as the
+ * kernel walks it (symlinks followed, as link_allowed allows them), is
+ * one dir_trusted takes: another user's link or directory anywhere on
+ * the way, not only at its end, could send root's writes elsewhere. */
+static int path_trusted(const struct confwrite *w)
+{
+	char cur[PATH_MAX], at[PATH_MAX], todo[PATH_MAX], name[NAME_MAX + 1];
+	const char *rest = todo;
+	struct stat st;
+	int hops = 0;
+
+	dir_of(w->target, at);
+	if (at[0] != '/' && getcwd(cur, sizeof cur) == NULL)
+		return fail(w->path, "the current directory", errno);
+	if (snprintf(todo, sizeof todo, "%s/%s", at[0] == '/' ? "" : cur,
+		     at) >= (int)sizeof todo)
+		return fail(w->path, NULL, ENAMETOOLONG);
+	strcpy(cur, "/");
+	if (lstat(cur, &st) != 0 || dir_trusted(w->path, cur, &st, false) != 0)
+		return -1;
+	while (next_name(&rest, name)) {
+		if (strcmp(name, "..") == 0) {
+			dir_of(cur, at);
+			strcpy(cur, at);
+			continue;
+		}
+		if (snprintf(at, sizeof at, "%s/%s",
+			     strcmp(cur, "/") == 0 ? "" : cur,
+			     name) >= (int)sizeof at)
+			return fail(w->path, NULL, ENAMETOOLONG);
+		if (lstat(at, &st) != 0)
+			return fail(w->path, at, errno);
+		if (S_ISLNK(st.st_mode)) {
+			if (++hops > MAX_HOPS)
+				return fail(w->path, at, ELOOP);
+			if (follow(w->path, at, &st, cur, todo, &rest) != 0)
+				return -1;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			return fail(w->path, at, ENOTDIR);
+		if (dir_trusted(w->path, at, &st, false) != 0)
+			return -1;
+		strcpy(cur, at);
+	}
+	if (stat(cur, &st) != 0)
+		return fail(w->path, cur, errno);
+	return dir_trusted(w->path, cur, &st, true);
+}
+
 /* A regular file the library could read, with one name. */
 static int regular_ok(const char *path, const struct stat *st)
 {
@@ -279,7 +417,10 @@ int confwrite_open(struct confwrite *w, const char *path)
 			return fail(path, NULL, EISDIR);
 		return open_direct(w, S_ISFIFO(st.st_mode));
 	}
-	if (lstat(w->target, &st) == 0 && regular_ok(path, &st) != 0)
+	if (path_trusted(w) != 0)
+		return -1;
+	if (lstat(w->target, &st) == 0 &&
+	    (regular_ok(path, &st) != 0 || owner_trusted(path, &st) != 0))
 		return -1;
 	if (dir_ok(w) != 0 || sibling(w, w->lock, LOCK_SUFFIX) != 0)
 		return -1;

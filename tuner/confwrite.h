@@ -43,7 +43,10 @@ struct confwrite_hooks {
 
 /* Check, before any measuring, that PATH can take a config, as rc4tune(1)
  * says: a symlink that another user owns or that fs.protected_symlinks
- * would refuse is not followed; a file with more than one hard link, one
+ * would refuse is not followed, anywhere in the path; every directory on
+ * the way is root's or the caller's and writable by no one else (sticky
+ * ones on the way excepted, not the file's own); a file another user
+ * owns, a file with more than one hard link, one
  * larger than the library reads, a directory, a FIFO with no reader, an
  * unwritable directory, a name too long for its temporary file and a lock
  * file that is not the caller's alone (see confwrite.lock) are refused.

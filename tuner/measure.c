@@ -5,9 +5,10 @@
  * m->slice), so no clock read sits inside the loop.  Rounds go over every
  * cell and within a cell over every kernel, starting one kernel further
  * each round, so that drift and the position in a round hit all kernels
- * alike.  Medians over rounds give the table; the spread of the per-round
- * scores gives the noise that decides when to stop and what counts as a
- * tie. */
+ * alike; each round puts the keys' states at the next placement.  Medians
+ * over rounds, at each kernel's worst placement, give the table; the
+ * spread of the per-round scores gives the noise that decides when to stop
+ * and what counts as a tie. */
 #include <config.h>
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure.h"
+#include "select.h"
 #include "timing.h"
 
 enum {
@@ -38,18 +40,29 @@ struct run {
 	const double *weight;
 	int ncells;
 	double *samples;      /* [kernel][cell][round] */
-	double *round_scores; /* [kernel][round] */
+	double *placed;       /* the same, as at the kernel's worst placement */
+	double *round_scores; /* [kernel][round], of placed */
 	unsigned char phase[MAX_ROUNDS]; /* each round's phase */
+	unsigned char place[MAX_ROUNDS]; /* and placement */
 	double start, budget; /* the phases divide [start, start + budget) */
 	unsigned long *reps;  /* [kernel][cell] */
 	size_t *ok, nok;      /* the kernels that passed their self-test */
 };
 
+static size_t at(const struct run *r, size_t i, int c, int round)
+{
+	return ((size_t)i * (size_t)r->ncells + (size_t)c) * MAX_ROUNDS +
+	       (size_t)round;
+}
+
 static double *sample(const struct run *r, size_t i, int c, int round)
 {
-	return &r->samples[((size_t)i * (size_t)r->ncells + (size_t)c) *
-				   MAX_ROUNDS +
-			   (size_t)round];
+	return &r->samples[at(r, i, c, round)];
+}
+
+static double *placed(const struct run *r, size_t i, int c, int round)
+{
+	return &r->placed[at(r, i, c, round)];
 }
 
 /* Weighted geometric mean of the cells of V (STRIDE apart). */
@@ -77,8 +90,67 @@ static double spread(const double *v, int n)
 	return 1.4826 * timing_median(dev, n, tmp) / mid;
 }
 
-double (*measure_seam)(const struct rc4k_info *k, int cell, int phase,
-		       double slice);
+double (*measure_seam)(const struct trial *t, int phase, double slice);
+
+/* The median of kernel I's samples in cell C at each placement, into
+ * MED, and how many there were, into K. */
+static void place_medians(const struct run *r, size_t i, int c,
+			  double med[MEASURE_PLACES], int k[MEASURE_PLACES])
+{
+	double v[MAX_ROUNDS], tmp[MAX_ROUNDS];
+
+	for (int p = 0; p < MEASURE_PLACES; p++) {
+		k[p] = 0;
+		for (int j = 0; j < r->m->rounds; j++)
+			if (r->place[j] == p)
+				v[k[p]++] = *sample(r, i, c, j);
+		med[p] = k[p] ? timing_median(v, k[p], tmp) : 0;
+	}
+}
+
+/* The relative spread (a robust sd, as spread()) of kernel I's samples in
+ * cell C about their own placement's median, over the placements with two
+ * or more: the noise within a placement, apart from any between them. */
+static double within(const struct run *r, size_t i, int c, const double *med,
+		     const int *k)
+{
+	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS];
+	int n = 0;
+
+	for (int j = 0; j < r->m->rounds; j++)
+		if (k[r->place[j]] > 1)
+			dev[n++] = fabs(*sample(r, i, c, j) / med[r->place[j]] -
+					1);
+	return n ? 1.4826 * timing_median(dev, n, tmp) : 0;
+}
+
+/* Kernel I's samples as at its worst placement: per cell, each round's
+ * sample times the worst placement's median over its own placement's.
+ * The rates, scores, noise and phases then all see the kernel where it
+ * runs slowest, so no bad placement hides in a median, and a placement's
+ * difference does not pass for noise.  A placement counts as slower than
+ * the median over all only by what the noise within placements (two
+ * standard errors of its median) does not explain: on a busy machine a
+ * placement's few slices would otherwise cost a kernel at random. */
+static void place_worst(struct run *r, size_t i)
+{
+	double med[MEASURE_PLACES], tmp[MAX_ROUNDS];
+	int k[MEASURE_PLACES], n = r->m->rounds;
+
+	for (int c = 0; c < r->ncells; c++) {
+		place_medians(r, i, c, med, k);
+		double s = within(r, i, c, med, k);
+		double worst = timing_median(sample(r, i, c, 0), n, tmp);
+		for (int p = 0; p < MEASURE_PLACES; p++)
+			if (k[p] > 0)
+				worst = fmin(worst,
+					     med[p] * (1 + 2 * 1.2533 * s /
+							       sqrt(k[p])));
+		for (int j = 0; j < n; j++)
+			*placed(r, i, c, j) = *sample(r, i, c, j) * worst /
+					      med[r->place[j]];
+	}
+}
 
 /* Medians and scores after m->rounds rounds; sets m->best and returns the
  * second best (m->n if none). */
@@ -94,11 +166,17 @@ static size_t rank(struct run *r)
 		struct kresult *kr = &m->kr[i];
 		double *rs = &r->round_scores[i * MAX_ROUNDS];
 
-		for (int c = 0; c < r->ncells; c++)
-			kr->rate[c] = timing_median(sample(r, i, c, 0), n, tmp);
+		double all[MEASURE_MAX_CELLS];
+
+		place_worst(r, i);
+		for (int c = 0; c < r->ncells; c++) {
+			kr->rate[c] = timing_median(placed(r, i, c, 0), n, tmp);
+			all[c] = timing_median(sample(r, i, c, 0), n, tmp);
+		}
 		kr->score = score_of(r, kr->rate, 1);
+		kr->placed = kr->score / score_of(r, all, 1);
 		for (int k = 0; k < n; k++)
-			rs[k] = score_of(r, sample(r, i, 0, k), MAX_ROUNDS);
+			rs[k] = score_of(r, placed(r, i, 0, k), MAX_ROUNDS);
 		kr->spread = spread(rs, n);
 		if (best == m->n || kr->score > m->kr[best].score) {
 			second = best;
@@ -324,11 +402,12 @@ static int prepare(struct run *r)
 	size_t nc = (size_t)r->ncells;
 
 	r->samples = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->samples);
+	r->placed = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->placed);
 	r->round_scores = malloc(m->n * MAX_ROUNDS * sizeof *r->round_scores);
 	r->reps = malloc(m->n * nc * sizeof *r->reps);
 	r->ok = malloc(m->n * sizeof *r->ok);
-	if (r->samples == NULL || r->round_scores == NULL || r->reps == NULL ||
-	    r->ok == NULL) {
+	if (r->samples == NULL || r->placed == NULL ||
+	    r->round_scores == NULL || r->reps == NULL || r->ok == NULL) {
 		perror("rc4tune");
 		return -1;
 	}
@@ -357,32 +436,35 @@ static void hurry(struct run *r)
 }
 
 /* One round: every cell, every kernel, from a rotating start, all in the
- * phase in which the round starts. */
+ * phase in which the round starts and at the round's placement. */
 static void round_robin(struct run *r, double deadline)
 {
 	const struct bench *b = r->m->bench;
 	int round = r->m->rounds;
 	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
 			  r->budget);
+	struct trial tr = { .one = r->m->one, .place = round % MEASURE_PLACES };
 
 	r->phase[round] = (unsigned char)(phase < MEASURE_PHASES - 1
 						  ? phase
 						  : MEASURE_PHASES - 1);
-	for (int c = 0; c < r->ncells; c++)
+	r->place[round] = (unsigned char)tr.place;
+	for (tr.cell = 0; tr.cell < r->ncells; tr.cell++)
 		for (size_t j = 0; j < r->nok; j++) {
+			int c = tr.cell;
 			size_t i = r->ok[(j + (size_t)round) % r->nok];
 			unsigned long n = r->reps[i * (size_t)r->ncells + (size_t)c];
 			const struct cell *cell = &b->cells[c];
 			double units = cell->bytes ? (double)cell->bytes
 						   : (double)cell->keys;
 
+			tr.k = r->m->kr[i].k;
 			if (measure_seam != NULL) {
-				*sample(r, i, c, round) =
-					measure_seam(r->m->kr[i].k, c,
-						     r->phase[round], r->m->slice);
+				*sample(r, i, c, round) = measure_seam(
+					&tr, r->phase[round], r->m->slice);
 				continue;
 			}
-			double t = b->run(r->m->kr[i].k, c, n);
+			double t = b->run(&tr, n);
 			*sample(r, i, c, round) =
 				(double)n * units / (t > 0 ? t : 1e-9);
 			if (!r->m->hurried && timing_now() > deadline)
@@ -398,8 +480,9 @@ static void calibrate(struct run *r)
 	struct measurement *m = r->m;
 
 	for (int c = 0; c < r->ncells; c++) {
+		struct trial tr = { m->kr[r->ok[0]].k, m->one, c, 0 };
 		unsigned long reps = measure_seam ? 1 : timing_calibrate(
-			m->bench->run, m->kr[r->ok[0]].k, c, m->slice);
+			m->bench->run, &tr, m->slice);
 		for (size_t j = 0; j < r->nok; j++)
 			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] = reps;
 	}
@@ -442,9 +525,15 @@ static void rounds(struct run *r, double start, double deadline,
 	phases(r);
 }
 
+const struct rc4k *measure_single_winner(const struct measurement *m)
+{
+	return m ? rc4k_single(m->kr[m->winner].k) : NULL;
+}
+
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const char *prefer, measure_progress *progress)
+		const char *prefer, const struct rc4k *one,
+		measure_progress *progress)
 {
 	double start = timing_now();
 	uint64_t cstart = timing_cycles();
@@ -456,6 +545,8 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	m->bench = &measure_benches[kind];
 	m->load = -1;
 	m->workload = w;
+	if (kind == RC4K_BATCH)
+		m->one = one ? one : rc4k_single(rc4_current(RC4K_SINGLE));
 	m->clock = "CLOCK_MONOTONIC";
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;
@@ -469,6 +560,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 		rc = 0;
 	}
 	free(r.samples);
+	free(r.placed);
 	free(r.round_scores);
 	free(r.reps);
 	free(r.ok);

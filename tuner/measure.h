@@ -18,6 +18,18 @@ int workload_parse(const char *name, enum workload *w);
 /* The budget is spent in this many phases of equal time; a ranking that
  * changes between them makes the result uncertain. */
 #define MEASURE_PHASES 3
+/* Rounds put the key's state at this many places in turn (cells.c's
+ * offsets past a 4 KiB boundary, the same every run); a kernel is scored
+ * at its worst. */
+#define MEASURE_PLACES 6
+
+/* What one slice times: kernel K in cell CELL, its state at placement
+ * PLACE; ONE is the single-stream kernel that serial runs. */
+struct trial {
+	const struct rc4k_info *k;
+	const struct rc4k *one;
+	int cell, place;
+};
 
 /* One thing every kernel of a kind is timed on. */
 struct cell {
@@ -43,8 +55,8 @@ struct bench {
 	const char *describe[WORKLOAD_COUNT];
 	/* The share of --generate-conf's budget this kind gets. */
 	double share;
-	/* Seconds that REPS calls of K in cell C take. */
-	double (*run)(const struct rc4k_info *k, int c, unsigned long reps);
+	/* Seconds that REPS calls of trial T take. */
+	double (*run)(const struct trial *t, unsigned long reps);
 };
 
 extern const struct bench measure_benches[RC4K_KINDS];
@@ -55,11 +67,15 @@ struct kresult {
 	const struct rc4k_info *k;
 	size_t order;               /* position among its kind: tie-break */
 	enum kstatus status;
-	double rate[MEASURE_MAX_CELLS]; /* medians over rounds: bytes or
-					 * keys per second */
+	double rate[MEASURE_MAX_CELLS]; /* medians over rounds at its worst
+					 * placement: bytes or keys per
+					 * second */
 	double score;               /* weighted geometric mean of rate[] */
 	double ratio;               /* score / the winner's score */
 	double spread;              /* relative robust sd of a round's score */
+	double placed;              /* score over the score of the medians
+				     * at every placement: what its worst
+				     * placement costs it (1: nothing) */
 	double phase[MEASURE_PHASES]; /* median round score in each phase
 				       * (0: the phase had no round) */
 };
@@ -70,6 +86,7 @@ struct measurement {
 	enum workload workload;
 	struct kresult *kr;         /* one per kernel measured */
 	size_t n;
+	const struct rc4k *one;     /* the single-stream kernel serial ran */
 	int rounds;
 	double slice;               /* seconds per timed slice */
 	double seconds;             /* wall time spent, self-tests included */
@@ -107,12 +124,18 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
  * not end before it are not started, and once it has passed the slices of
  * the round under way are cut short.  Fewer than a handful of rounds make
  * the result uncertain.  PREFER (may be NULL) names the kernel a tie goes
- * to.  Returns 0, or -1 after printing why on stderr (no kernel that
- * passed its self-test, out of memory).  Either way, measure_free(M)
+ * to; ONE is the single-stream kernel serial runs (NULL: the library's
+ * current one).  Returns 0, or -1 after printing why on stderr (no kernel
+ * that passed its self-test, out of memory).  Either way, measure_free(M)
  * afterwards. */
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const char *prefer, measure_progress *progress);
+		const char *prefer, const struct rc4k *one,
+		measure_progress *progress);
+
+/* The single-stream kernel M picked, for measure_run's ONE; NULL when M
+ * is NULL. */
+const struct rc4k *measure_single_winner(const struct measurement *m);
 
 void measure_free(struct measurement *m);
 
@@ -137,10 +160,9 @@ struct measure_pick measure_pick(const struct measurement *m,
 bool measure_leads(const struct measurement *m, size_t a, size_t b);
 
 /* The measuring engine's seam for tests (tests/seam.c, linked into
- * tests/rc4tune_seam only; NULL in rc4tune): instead of timing K in CELL,
+ * tests/rc4tune_seam only; NULL in rc4tune): instead of timing trial T,
  * the rate it has during PHASE, after advancing the virtual clock
  * (timing_seam_now) by SLICE seconds. */
-extern double (*measure_seam)(const struct rc4k_info *k, int cell, int phase,
-			      double slice);
+extern double (*measure_seam)(const struct trial *t, int phase, double slice);
 
 #endif

@@ -69,6 +69,16 @@ static void table_rows(FILE *f, const char *prefix,
 	}
 }
 
+/* The single-stream kernel that serial ran in M, or NULL when M timed no
+ * batch kernel of no layout. */
+static const char *serial_runs(const struct measurement *m)
+{
+	for (size_t i = 0; m->one && i < m->n; i++)
+		if (m->kr[i].k->kind == RC4K_BATCH && m->kr[i].k->width == 0)
+			return m->one->info.name;
+	return NULL;
+}
+
 void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		  const char *note)
 {
@@ -80,6 +90,12 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		b->describe[m->workload]);
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
+	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
+		   "each kernel's figures at its slowest\n",
+		prefix, MEASURE_PLACES);
+	if (serial_runs(m))
+		fprintf(f, "%sserial: %s key by key and stream by stream\n",
+			prefix, serial_runs(m));
 	if (m->cycle_clock && b->cpb_cell >= 0)
 		fprintf(f, "%s%s: cycles per byte at %s, of the %s at %.3f "
 			   "GHz\n",
@@ -185,8 +201,8 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 				fprintf(f, ", \"keys_per_second\": %.6g",
 					r->rate[c]);
 		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
-			   "\"spread\": %.4f",
-			r->score, r->ratio, r->spread);
+			   "\"spread\": %.4f, \"placed\": %.4f",
+			r->score, r->ratio, r->spread, r->placed);
 	}
 	fputc('}', f);
 }
@@ -204,6 +220,9 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 	for (int c = 0; c < b->ncells; c++)
 		sizes[c] = (double)b->cells[c].bytes;
 	json_bytes(f, b, "%.0f", sizes, 0);
+	fprintf(f, ",\n%s\"placements\": %d,\n%s\"serial_runs\": ", in,
+		MEASURE_PLACES, in);
+	json_string_or_null(f, serial_runs(m));
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
 		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"
 		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"

@@ -43,13 +43,13 @@ uint64_t timing_cycles(void)
 #endif
 }
 
-unsigned long timing_calibrate(timing_run run, const struct rc4k_info *k,
-			       int cell, double slice)
+unsigned long timing_calibrate(timing_run run, const struct trial *tr,
+			       double slice)
 {
 	unsigned long reps = 1;
 	double t;
 
-	while ((t = run(k, cell, reps)) < slice / 4 && reps < (1ul << 28))
+	while ((t = run(tr, reps)) < slice / 4 && reps < (1ul << 28))
 		reps *= 4;
 	double r = (double)reps * slice / (t > 0 ? t : 1e-9);
 	return r < 1 ? 1 : (unsigned long)r;

@@ -18,13 +18,15 @@ extern double (*timing_seam_now)(void);
 const char *timing_cycle_clock(void);
 uint64_t timing_cycles(void);
 
-/* Seconds that REPS calls of K in CELL take (the caller's meaning). */
-typedef double (*timing_run)(const struct rc4k_info *k, int cell,
-			     unsigned long reps);
+/* What a slice times (measure.h). */
+struct trial;
 
-/* Calls of K in CELL that take about SLICE seconds; doubles as warm-up. */
-unsigned long timing_calibrate(timing_run run, const struct rc4k_info *k,
-			       int cell, double slice);
+/* Seconds that REPS calls of trial T take (the caller's meaning). */
+typedef double (*timing_run)(const struct trial *t, unsigned long reps);
+
+/* Calls of T that take about SLICE seconds; doubles as warm-up. */
+unsigned long timing_calibrate(timing_run run, const struct trial *t,
+			       double slice);
 
 /* Median of V[0..n); sorts a copy in TMP. */
 double timing_median(const double *v, int n, double *tmp);

@@ -79,6 +79,7 @@ static int measure_all(struct tuning *t)
 		t->heuristic[k] = h ? h->name : NULL;
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
 				o->workload, deadline, t->heuristic[k],
+				measure_single_winner(t->got[RC4K_SINGLE]),
 				show ? report_progress : NULL) == 0)
 			t->got[k] = &t->m[k];
 		if (show)

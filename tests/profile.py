@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""profile.py - this CPU's profile for data/profiles/ (`make profile`).
+
+Runs the tuner's --speed --json (both kinds) several times, a minute or
+more apart (--gap), with `make bench` and `make bench-batch` after each
+but the last (and `make limits` once, where built), and writes one JSON file
+named after the CPU's section (doc/kernels.md, "Profiles", has the
+format).  The rules test (tests/test_rules.py) reads the runs' scores.
+"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def run(argv):
+    return subprocess.run(argv, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def cpuinfo():
+    """The first CPU's fields that name it, from /proc/cpuinfo."""
+    want = {"vendor_id": "vendor", "cpu family": "family", "model": "model",
+            "model name": "model_name", "stepping": "stepping",
+            "microcode": "microcode", "flags": "flags", "CPU implementer":
+            "implementer", "CPU part": "part", "Features": "flags"}
+    got = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                name = want.get(key.strip())
+                if name and name not in got:
+                    got[name] = value.strip()
+    except OSError:
+        pass
+    if "flags" in got:
+        got["flags"] = got["flags"].split()
+    return got
+
+
+def text_lines(argv):
+    return run(argv).splitlines() if argv[0] else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rc4tune", required=True)
+    ap.add_argument("--bench", default="")
+    ap.add_argument("--bench-batch", default="")
+    ap.add_argument("--limits", default="")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--budget", default="8")
+    ap.add_argument("--gap", type=float, default=60,
+                    help="seconds between runs, so they meet other states")
+    ap.add_argument("--commit", default="")
+    ap.add_argument("--outdir", required=True)
+    a = ap.parse_args()
+
+    runs, bench, bench_batch, limits = [], [], [], None
+    for i in range(a.runs):
+        if i > 0:
+            time.sleep(a.gap)
+        sys.stderr.write("profile: run %d of %d\n" % (i + 1, a.runs))
+        speed = json.loads(run([a.rc4tune, "--speed", "--json", "--budget",
+                                a.budget]))
+        speed["at"] = datetime.datetime.now(datetime.timezone.utc) \
+            .strftime("%Y-%m-%dT%H:%M:%SZ")
+        speed["load"] = os.getloadavg()[0]
+        runs.append(speed)
+        if i + 1 < a.runs or a.runs == 1:
+            if a.bench:
+                bench.append(text_lines([a.bench]))
+            if a.bench_batch:
+                bench_batch.append(text_lines([a.bench_batch]))
+    if a.limits and os.access(a.limits, os.X_OK):
+        limits = json.loads(run([a.limits, "--json"]))
+    section = runs[0]["cpu"]
+    profile = {
+        "format": "rc4tune-profile 1",
+        "section": section,
+        "cpu": cpuinfo(),
+        "source": "make profile",
+        "commit": a.commit,
+        "partial": False,
+        "runs": runs,
+        "bench": bench,
+        "bench_batch": bench_batch,
+        "limits": limits,
+    }
+    name = "-".join(section.split()[1:]).replace("/", "_") + ".json"
+    os.makedirs(a.outdir, exist_ok=True)
+    path = os.path.join(a.outdir, name)
+    with open(path + ".tmp", "w") as f:
+        json.dump(profile, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    print(path)
+
+
+if __name__ == "__main__":
+    main()

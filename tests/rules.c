@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* rules.c - the CPU rules as data, for tests/test_rules.py:
+ *
+ *   rules table KIND              every row: index, vendor (* any),
+ *                                 families, models, basis, profiles
+ *   rules kernels KIND I          row I's kernels, in order
+ *   rules walk KIND I [NAME...]   the kernel rc4_rule_walk takes from row
+ *                                 I when only the kernels NAME... run
+ *   rules match KIND VENDOR FAMILY MODEL
+ *                                 the row a CPU matches (-1: none)
+ *
+ * KIND is single or batch.  A walk sees stand-ins for the names given,
+ * not this build's kernels, so the rules are judged on any build (a
+ * cross build has no x86-64 assembly, and the profiles are x86's). */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "heuristic.h"
+
+static const char *const basis_names[] = {
+	[RC4_RULE_MODELS] = "models",
+	[RC4_RULE_FAMILY] = "family",
+	[RC4_RULE_ANY] = "any",
+	[RC4_RULE_PUBLISHED] = "published",
+};
+
+static char **usable;
+static int nusable;
+
+/* A stand-in for each usable name, whatever this build compiled. */
+static const struct rc4k_info *find_usable(enum rc4k_kind kind,
+					   const char *name)
+{
+	static struct rc4k_info stand_in;
+
+	for (int i = 0; i < nusable; i++)
+		if (strcmp(usable[i], name) == 0) {
+			stand_in.name = usable[i];
+			stand_in.kind = kind;
+			return &stand_in;
+		}
+	return NULL;
+}
+
+static int table(enum rc4k_kind kind)
+{
+	const struct rc4_rule *r = rc4_heuristic_rules(kind);
+
+	for (int i = 0; r[i].kernels[0]; i++)
+		printf("%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", i,
+		       r[i].vendor ? r[i].vendor : "*", r[i].family_min,
+		       r[i].family_max, r[i].model_min, r[i].model_max,
+		       basis_names[r[i].basis],
+		       r[i].profiles ? r[i].profiles : "");
+	return 0;
+}
+
+/* Row I (a decimal string) of KIND's table, or NULL. */
+static const struct rc4_rule *row(enum rc4k_kind kind, const char *i)
+{
+	const struct rc4_rule *r = rc4_heuristic_rules(kind);
+	char *end;
+	long n = i ? strtol(i, &end, 10) : -1;
+
+	if (i == NULL || *end != '\0' || n < 0)
+		return NULL;
+	for (long j = 0; j < n; j++)
+		if (r[j].kernels[0] == NULL)
+			return NULL;
+	return r[n].kernels[0] ? &r[n] : NULL;
+}
+
+int main(int argc, char **argv)
+{
+	enum rc4k_kind kind;
+
+	if (argc < 3 || (strcmp(argv[2], "single") != 0 &&
+			 strcmp(argv[2], "batch") != 0)) {
+		fprintf(stderr, "usage: rules table|kernels|walk|match single|batch "
+				"...\n");
+		return 2;
+	}
+	kind = strcmp(argv[2], "single") == 0 ? RC4K_SINGLE : RC4K_BATCH;
+	if (strcmp(argv[1], "table") == 0)
+		return table(kind);
+	const struct rc4_rule *r = row(kind, argc >= 4 ? argv[3] : NULL);
+	if (strcmp(argv[1], "kernels") == 0 && r != NULL) {
+		for (const char *const *k = r->kernels; *k; k++)
+			printf("%s\n", *k);
+		return 0;
+	}
+	if (strcmp(argv[1], "walk") == 0 && r != NULL) {
+		usable = argv + 4;
+		nusable = argc - 4;
+		const struct rc4k_info *k = rc4_rule_walk(
+			r, kind, false, find_usable, NULL, NULL);
+		printf("%s\n", k ? k->name : "-");
+		return 0;
+	}
+	if (strcmp(argv[1], "match") == 0 && argc == 6) {
+		struct rc4_cpu cpu = { .family = atoi(argv[4]),
+				       .model = atoi(argv[5]) };
+		snprintf(cpu.vendor, sizeof cpu.vendor, "%s", argv[3]);
+		const struct rc4_rule *m = rc4_heuristic_match(kind, &cpu);
+		printf("%d\n", m ? (int)(m - rc4_heuristic_rules(kind)) : -1);
+		return 0;
+	}
+	fprintf(stderr, "rules: %s: unknown or incomplete\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""test_rules.py - the CPU rules (src/heuristic.c) held against the
+profiles in data/profiles/: data, not this machine's timing.
+
+A kernel's standing on a profile is its mixed score over the best's in
+each run (the geometric mean over block sizes; the tuner's "score"),
+averaged over the runs that measured it.  For either kind:
+- on each profile, the rule its CPU matches gives, from the kernels the
+  profile measured, at least 0.95 of the best (0.90 for the rule of CPUs
+  no rule names), and passes over only kernels the CPU cannot run;
+- a rule measured on models claims only its profiles' models;
+- a family's rule for its other models, and the rule for CPUs no rule
+  names, have the best worst case over their profiles (within the tie
+  window) and name exactly those profiles;
+- every profile a rule names exists.
+Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/;
+TEST_EMULATOR, if set, runs RULES (a cross build's, under qemu-user).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+MODELS, FAMILY, ANY = 0.95, 0.95, 0.90
+TIE = 0.02  # the tuner's tie window: kernels closer than this are equal
+
+RULES = os.environ.get("RULES", "")
+EMULATOR = os.environ.get("TEST_EMULATOR", "").split()
+DIR = os.path.join(os.environ.get("RC4TUNE_TEST_DATA", "tests"), "..",
+                   "data", "profiles")
+passed, failed = 0, 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(("ok - " if ok else "FAIL: ") + what)
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+def rules(*args):
+    return subprocess.run(EMULATOR + [RULES] + [str(a) for a in args],
+                          check=True,
+                          capture_output=True, text=True).stdout
+
+
+def table(kind):
+    rows = []
+    for line in rules("table", kind).splitlines():
+        i, vendor, fmin, fmax, mmin, mmax, basis, names = line.split("\t")
+        rows.append({"i": int(i), "vendor": vendor, "fam": (int(fmin),
+                     int(fmax)), "mod": (int(mmin), int(mmax)),
+                     "basis": basis, "profiles": set(names.split())})
+    return rows
+
+
+def standing(profile, kind):
+    """{kernel: mean share of the best}, and the kernels it cannot run."""
+    shares, unusable = {}, set()
+    for run in profile["runs"]:
+        ks = run["kernels"] if kind == "single" else \
+            run.get("batch", {}).get("kernels", [])
+        ok = [k for k in ks if k["status"] == "ok"]
+        unusable |= {k["name"] for k in ks if k["status"] == "unusable"}
+        if not ok:
+            continue
+        if all("score" in k for k in ok):
+            best = max(k["score"] for k in ok)
+            for k in ok:
+                shares.setdefault(k["name"], []).append(k["score"] / best)
+        else:
+            for k in ok:
+                shares.setdefault(k["name"], []).append(k["ratio"])
+    return {n: sum(v) / len(v) for n, v in shares.items()}, unusable
+
+
+def walk(kind, row, share):
+    return rules("walk", kind, row, *sorted(share)).strip()
+
+
+def cpu_of(p):
+    c = p["cpu"]
+    return c["vendor"], int(c["family"]), int(c["model"])
+
+
+def on_profiles(kind, rows, profiles):
+    """Each profile's rule gives enough of that profile's best."""
+    for name, p in sorted(profiles.items()):
+        share, unusable = standing(p, kind)
+        if not share:
+            print("# %s: no %s figures" % (name, kind))
+            continue
+        i = int(rules("match", kind, *cpu_of(p)))
+        if i < 0:
+            check(False, "%s %s: no rule matches" % (kind, name))
+            continue
+        row = rows[i]
+        k = walk(kind, i, share)
+        floor = ANY if row["basis"] == "any" else MODELS
+        got = share.get(k, 0.0)
+        check(got >= floor, "%s %s: rule %d (%s) gives %s at %.3f of the "
+              "best (at least %.2f)" % (kind, name, i, row["basis"], k, got,
+                                        floor))
+        names = rules_kernels(kind, i)
+        before = names[:names.index(k)] if k in names else names
+        unmeasured = [n for n in before if n not in unusable]
+        check(not unmeasured, "%s %s: rule %d passes over only kernels the "
+              "CPU cannot run (%s)" % (kind, name, i,
+                                       " ".join(unmeasured) or "none"))
+
+
+def rules_kernels(kind, i):
+    return rules("kernels", kind, i).split()
+
+
+def measured_rows(kind, rows, profiles):
+    """A row measured on models claims only its profiles' models."""
+    for row in rows:
+        for n in sorted(row["profiles"]):
+            check(n in profiles, "%s rule %d names profile %s, which exists"
+                  % (kind, row["i"], n))
+        if row["basis"] != "models":
+            continue
+        ok = len(row["profiles"]) == 1
+        for n in row["profiles"] & set(profiles):
+            v, f, m = cpu_of(profiles[n])
+            ok = ok and row["vendor"] == v and row["fam"] == (f, f) and \
+                row["mod"] == (m, m) and not profiles[n]["partial"]
+        check(ok, "%s rule %d claims only the model it was measured on "
+              "(%s)" % (kind, row["i"], " ".join(sorted(row["profiles"]))))
+
+
+def best_worst(kind, rows, profiles):
+    """Family and any-CPU rows: the best worst case over their profiles."""
+    for row in rows:
+        if row["basis"] not in ("family", "any"):
+            continue
+        scope = {n: p for n, p in profiles.items() if not p["partial"] and
+                 (row["vendor"] == "*" or (cpu_of(p)[0] == row["vendor"] and
+                  row["fam"][0] <= cpu_of(p)[1] <= row["fam"][1]))}
+        scope = {n: p for n, p in scope.items() if standing(p, kind)[0]}
+        check(set(scope) == row["profiles"], "%s rule %d names the profiles "
+              "of its scope (%s)" % (kind, row["i"], " ".join(sorted(scope))))
+        if not scope:
+            continue
+        shares = {n: standing(p, kind)[0] for n, p in scope.items()}
+        worst = min(s.get(walk(kind, row["i"], s), 0.0)
+                    for s in shares.values())
+        common = set.intersection(*(set(s) for s in shares.values()))
+        single = max(((min(s[k] for s in shares.values()), k)
+                      for k in common), default=(0.0, "-"))
+        check(worst >= single[0] - TIE, "%s rule %d: worst case %.3f over "
+              "its profiles, any one kernel's at best %.3f (%s)"
+              % (kind, row["i"], worst, single[0], single[1]))
+        if row["basis"] == "any":
+            check(worst >= ANY, "%s rule %d: at least %.2f on every profile"
+                  % (kind, row["i"], ANY))
+
+
+def main():
+    if not RULES or not os.access(RULES, os.X_OK):
+        print("SKIP: set RULES to the tests/rules program")
+        return 77
+    profiles = {}
+    for path in sorted(glob.glob(os.path.join(DIR, "*.json"))):
+        with open(path) as f:
+            profiles[os.path.basename(path)[:-5]] = json.load(f)
+    check(len(profiles) > 0, "profiles in %s: %d" % (DIR, len(profiles)))
+    for kind in ("single", "batch"):
+        rows = table(kind)
+        on_profiles(kind, rows, profiles)
+        measured_rows(kind, rows, profiles)
+        best_worst(kind, rows, profiles)
+    print("rules: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
