@@ -76,6 +76,14 @@ tune "$A=90,90,90 $B=100,100,100"
 	ok "a right prior survives a run that disagrees; the run joins the history" ||
 	{ fail "right prior"; show; }
 
+# --json tells the kernel written from this run's winner
+tuned "$A" "$A:1.000,$B:0.730" "$A:1.000,$B:0.730"
+RC4TUNE_SEAM_RATES="$A=90,90,90 $B=100,100,100" seam --generate-conf --json \
+	--output "$tmp/c.conf" >"$tmp/json" 2>"$tmp/err"
+[ "$(python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["winner"], d["written"])' <"$tmp/json")" = "$B $A" ] &&
+	ok "--json: the winner measured ($B), the kernel written ($A)" ||
+	{ fail "--json winner and written"; cat "$tmp/err" "$tmp/json"; }
+
 # --- the prior stays unless the new kernel led it in every phase ----------
 # B leads by 25 % over the run but falls 1 % behind in phase 3 (within the
 # tie window, so the run is not uncertain).

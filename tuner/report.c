@@ -253,7 +253,7 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 }
 
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
-		 const char *cpu)
+		 const char *cpu, const char *const written[RC4K_KINDS])
 {
 	const struct measurement *any = NULL;
 
@@ -272,14 +272,16 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (m[k] == NULL)
 			continue;
-		if (m[k]->bench->json == NULL) {
+		const char *in = m[k]->bench->json == NULL ? "  " : "    ";
+		if (m[k]->bench->json == NULL)
 			fputs(",\n", f);
-			json_members(f, "  ", m[k]);
-		} else {
+		else
 			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
-			json_members(f, "    ", m[k]);
+		json_members(f, in, m[k]);
+		fprintf(f, ",\n%s\"written\": ", in);
+		json_string_or_null(f, written ? written[k] : NULL);
+		if (m[k]->bench->json != NULL)
 			fputs("\n  }", f);
-		}
 	}
 	fputs("\n}\n", f);
 }

@@ -24,9 +24,10 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 
 /* The measurements of each kind (M[kind]; a NULL member was not
  * measured) as one JSON object.  CPU is the config section name of this
- * CPU, or NULL when it could not be identified. */
+ * CPU, or NULL when it could not be identified; WRITTEN[kind] the kernel
+ * written to the config (WRITTEN or a member NULL: none). */
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
-		 const char *cpu);
+		 const char *cpu, const char *const written[RC4K_KINDS]);
 
 /* The comment lines of a section the tuner writes (rc4_section_build):
  * the version, then each kind's table (M[kind]; NULL: not measured) with

@@ -97,7 +97,13 @@ static void report(const struct tuning *t)
 	bool first = true;
 
 	if (t->o->json) {
-		report_json(stdout, t->got, t->section[0] ? t->section : NULL);
+		const char *written[RC4K_KINDS] = { NULL };
+		for (int k = 0; k < RC4K_KINDS; k++)
+			if (t->got[k] != NULL && t->res.path != NULL &&
+			    t->res.kept == NULL)
+				written[k] = result_kernel(&t->res, k);
+		report_json(stdout, t->got, t->section[0] ? t->section : NULL,
+			    written);
 		return;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
