@@ -18,7 +18,6 @@
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
-#include "select.h"
 
 /* The profiles (data/profiles/NAME.json) rules cite. */
 #define ZEN1 "AuthenticAMD-23-1"
@@ -208,7 +207,7 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 	     names && *names; names++) {
 		const struct rc4k_info *k = find(kind, *names);
 		const char *why = k == NULL ? "not in this build"
-				  : here    ? rc4_refused(k)
+				  : here    ? rc4k_refused(k)
 					    : NULL;
 		if (why == NULL)
 			return k;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "conf.h"
 #include "heuristic.h"
+#include "section.h"
 #include "select.h"
 
 /* One selection under way. */
@@ -183,13 +184,13 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 	if (trail != NULL && size > 0)
 		trail[0] = '\0';
 	if (in->cpu != NULL)
-		rc4_cpu_section(in->cpu, s.section);
+		rc4_section_name(in->cpu, s.section);
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
 		const char *name = precedence[i](&s);
 		if (name == NULL)
 			continue;
 		const struct rc4k_info *k = in->find(kind, name);
-		const char *why = k == NULL ? NULL : rc4_refused(k);
+		const char *why = k == NULL ? NULL : rc4k_refused(k);
 		if (k != NULL && why == NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			return k;

@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "conf.h"
+#include "readfile.h"
 #include "testutil.h"
+#include "section.h"
 #include "tuner/confwrite.h"
 
 #define NOBODY 65534
@@ -50,12 +52,12 @@ static void put(const char *file, const char *text)
 /* FILE's bytes (at most SIZE - 1), or "" when it does not exist. */
 static const char *slurp(const char *file, char *buf, size_t size)
 {
-	int fd = open(file, O_RDONLY);
-	ssize_t n = fd < 0 ? 0 : read(fd, buf, size - 1);
+	size_t n = 0;
+	bool more;
+	char *text = rc4_read_file(file, size - 1, &n, &more);
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	memcpy(buf, text ? text : "", n + 1);
+	free(text);
 	return buf;
 }
 
@@ -64,12 +66,15 @@ struct fixed {
 	const char *section, *text;
 };
 
-static char *fixed_text(const char *old, size_t len, bool *err, void *arg)
+/* The file with F's section put in (rc4_section_replace). */
+static char *fixed_text(const char *old, size_t len, size_t *outlen, bool *err,
+			void *arg)
 {
-	(void)old;
-	(void)len;
+	const struct fixed *f = arg;
+
 	(void)err;
-	return strdup(((const struct fixed *)arg)->text);
+	return rc4_section_replace(old, len, f->section, f->text, "test",
+				   outlen);
 }
 
 static int tune_into(const char *file, const char *section,
@@ -81,7 +86,7 @@ static int tune_into(const char *file, const char *section,
 
 	if (confwrite_open(&w, file) != 0)
 		return -1;
-	int r = confwrite_commit(&w, section, &h);
+	int r = confwrite_commit(&w, &h);
 	confwrite_close(&w);
 	return r;
 }
@@ -430,7 +435,7 @@ START_TEST(test_concurrent_writers)
 			struct fixed f = { section, text };
 			struct confwrite_hooks h = { fixed_text, read_back, &f };
 			bad |= confwrite_open(&w, path) != 0 ||
-			       confwrite_commit(&w, section, &h) != 0;
+			       confwrite_commit(&w, &h) != 0;
 			confwrite_close(&w);
 		}
 		_exit(bad);

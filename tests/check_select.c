@@ -13,10 +13,12 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "heuristic.h"
+#include "readfile.h"
+#include "section.h"
 #include "rc4tune.h"
 #include "select.h"
 #include "testutil.h"
-#include "tuner/cpuid.h"
+#include "tuner/cpudump.h"
 
 static char conf_path[sizeof test_dir + 16];
 
@@ -277,7 +279,7 @@ START_TEST(test_selftest_once)
 	int after_first = broken_setups;
 	ck_assert_int_gt(after_first, 0);
 	ck_assert_str_eq(pick("fx-broken", NULL, &k8), "int-8x");
-	ck_assert_str_eq(rc4_refused(&fx_broken.info),
+	ck_assert_str_eq(rc4k_refused(&fx_broken.info),
 			 "it failed its self-test");
 	ck_assert_int_eq(broken_setups, after_first);
 }
@@ -305,7 +307,7 @@ START_TEST(test_section_names)
 	char section[RC4_SECTION_MAX];
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		rc4_cpu_section(&cases[i].cpu, section);
+		rc4_section_name(&cases[i].cpu, section);
 		ck_assert_str_eq(section, cases[i].want);
 	}
 }
@@ -387,7 +389,7 @@ START_TEST(test_heuristic_table)
 #ifdef RC4TUNE_X86_64
 		ck_assert_msg(k != NULL, "%s: not in the x86-64 build", *n);
 #endif
-		const char *why = k ? rc4_refused(k) : "not in this build";
+		const char *why = k ? rc4k_refused(k) : "not in this build";
 		char line[128];
 		snprintf(line, sizeof line, "heuristic: \"%s\": %s;", *n, why);
 		if (why == NULL)
@@ -559,7 +561,7 @@ START_TEST(test_midr)
 
 	for (size_t i = 0; i < sizeof midrs / sizeof midrs[0]; i++) {
 		rc4_cpu_from_midr(&cpu, midrs[i].midr);
-		rc4_cpu_section(&cpu, section);
+		rc4_section_name(&cpu, section);
 		ck_assert_str_eq(section, midrs[i].want);
 	}
 }
@@ -691,7 +693,7 @@ START_TEST(test_cpuinfo)
 		return;
 	}
 	ck_assert_int_eq(rc, 0);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, cpuinfos[_i].want);
 }
 END_TEST
@@ -705,8 +707,8 @@ START_TEST(test_midr_as_cpuinfo)
 
 	rc4_cpu_from_midr(&a, 0x410fd083);
 	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&b, "arm64", cpuinfo_arm64), 0);
-	rc4_cpu_section(&a, sa);
-	rc4_cpu_section(&b, sb);
+	rc4_section_name(&a, sa);
+	rc4_section_name(&b, sb);
 	ck_assert_str_eq(sa, sb);
 }
 END_TEST
@@ -718,13 +720,13 @@ START_TEST(test_machine)
 	char section[RC4_SECTION_MAX];
 
 	rc4_cpu_from_machine(&cpu, "armv7l");
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu armv7l 0 0");
 	rc4_cpu_from_machine(&cpu, "a very long machine name[x]");
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu a_very_long_mac 0 0");
 	rc4_cpu_from_machine(&cpu, NULL);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu unknown 0 0");
 }
 END_TEST
@@ -732,13 +734,14 @@ END_TEST
 /* Up to SIZE - 1 bytes of PATH, or NULL. */
 static char *slurp(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	size_t n;
+	bool more;
+	char *text = rc4_read_file(path, size - 1, &n, &more);
 
-	if (f == NULL)
+	if (text == NULL)
 		return NULL;
-	size_t n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	memcpy(buf, text, n + 1);
+	free(text);
 	return buf;
 }
 
@@ -828,11 +831,11 @@ START_TEST(test_live_cpu)
 	/* off x86 a CPU always has an identity */
 	ck_assert_int_eq(rc4_cpu_identify(&cpu, &why), 0);
 	ck_assert_ptr_nonnull(cpu.source);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	fprintf(stderr, "this CPU: [%s] (%s)\n", section, cpu.source);
 	if (have && rc4_cpu_from_cpuinfo(&shown, ARCH, text) == 0) {
 		/* arm64's sysfs and /proc/cpuinfo show cpu0 alike */
-		rc4_cpu_section(&shown, want);
+		rc4_section_name(&shown, want);
 		ck_assert_str_eq(section, want);
 	} else if (strcmp(ARCH, "arm64") == 0) {
 		/* qemu-user: the emulated MIDR_EL1 */
@@ -862,7 +865,7 @@ START_TEST(test_live_env_and_conf)
 	const char *why;
 	if (_i == 0 && rc4_cpu_identify(&cpu, &why) == 0) {
 		char sec[RC4_SECTION_MAX];
-		rc4_cpu_section(&cpu, sec);
+		rc4_section_name(&cpu, sec);
 		snprintf(text, sizeof text,
 			 "[default]\nkernel = int-4x\n[%s]\nkernel = long-8x\n",
 			 sec);

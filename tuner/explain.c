@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checkconf.h"
-#include "cpuid.h"
+#include "cpudump.h"
 #include "explain.h"
 #include "heuristic.h"
-#include "record.h"
+#include "section.h"
 #include "select.h"
 
 int explain_list(void)
@@ -29,25 +29,26 @@ int explain_list(void)
 	return EXIT_SUCCESS;
 }
 
-/* record_walk's callback: for the sections wanted, whose they are. */
+/* For rc4_section_walk: the sections wanted, and where to say whose. */
 struct walk {
 	const char *prefix, *path;
 	const char *section; /* NULL: every [cpu ...] and [pin] */
 };
 
-/* Whose section NAME (at LINE of w->path) is, as one line to stdout: a
- * person's, pinned, or the tuner's with each key's confidence. */
-static void owner_line(const struct walk *w, int line, const char *name,
-		       const struct record *r)
+/* Whose section S (in w->path) is, as one line to stdout: a person's,
+ * pinned, or the tuner's with each key's confidence. */
+static void owner_line(const struct walk *w, const struct rc4_section *s)
 {
-	printf("%s%s:%d: [%s]: ", w->prefix, w->path, line, name);
-	if (strcmp(name, "pin") == 0) {
+	const struct rc4_record *r = &s->record;
+
+	printf("%s%s:%d: [%s]: ", w->prefix, w->path, s->line, s->name);
+	if (strcmp(s->name, "pin") == 0) {
 		printf("pinned: outranks every [cpu ...] section; no tuner "
 		       "run changes it\n");
 		return;
 	}
-	printf("%s", record_owner_name(r->owner));
-	if (r->owner == RECORD_TUNER) {
+	printf("%s", rc4_owner_name(r->owner));
+	if (r->owner == RC4_OWNER_TUNER) {
 		printf(" (rc4tune %s, %s", r->by, r->at);
 		for (int k = 0; k < RC4K_KINDS; k++)
 			if (r->key[k].present)
@@ -62,15 +63,14 @@ static void owner_line(const struct walk *w, int line, const char *name,
 	printf("\n");
 }
 
-static void on_section(void *arg, int line, const char *name,
-		       const struct record *r)
+static void on_section(void *arg, const struct rc4_section *s)
 {
 	const struct walk *w = arg;
 
-	if (strcmp(name, "pin") == 0 ||
-	    (w->section ? strcmp(name, w->section) == 0
-			: strncmp(name, "cpu ", 4) == 0))
-		owner_line(w, line, name, r);
+	if (strcmp(s->name, "pin") == 0 ||
+	    (w->section ? strcmp(s->name, w->section) == 0
+			: strncmp(s->name, "cpu ", 4) == 0))
+		owner_line(w, s);
 }
 
 /* Whose the sections of PATH are that speak for SECTION (NULL: all). */
@@ -81,7 +81,7 @@ static void owners(const char *path, const char *prefix, const char *section)
 	struct walk w = { prefix, path, section };
 
 	if (buf != NULL)
-		record_walk(buf, len, on_section, &w);
+		rc4_section_walk(buf, len, on_section, &w);
 	free(buf);
 }
 
@@ -103,7 +103,7 @@ int explain_choice(void)
 	}
 	if (in.cpu != NULL) {
 		char section[RC4_SECTION_MAX];
-		rc4_cpu_section(in.cpu, section);
+		rc4_section_name(in.cpu, section);
 		owners(in.conf, "config ", section);
 	}
 	return EXIT_SUCCESS;
@@ -126,19 +126,40 @@ static void passed_over(void *arg, const char *name, const char *why,
 					 "; %s: %s", name, why);
 }
 
+/* The CPU of DUMP (a raw CPUID dump), or NULL: this one; 0, or -1 after
+ * saying why not. */
+static int identify(struct rc4_cpu *cpu, const char *dump)
+{
+	const char *why;
+
+	if ((dump ? cpuid_from_dump(cpu, dump, &why)
+		  : rc4_cpu_identify(cpu, &why)) == 0)
+		return 0;
+	fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU", why);
+	return -1;
+}
+
+int explain_section(const char *dump)
+{
+	struct rc4_cpu cpu;
+	char section[RC4_SECTION_MAX];
+
+	if (identify(&cpu, dump) != 0)
+		return EXIT_FAILURE;
+	rc4_section_name(&cpu, section);
+	printf("%s\n", section);
+	return EXIT_SUCCESS;
+}
+
 int explain_heuristic(const char *dump)
 {
 	struct rc4_cpu cpu;
-	const char *why, *rule;
+	const char *rule;
 	char section[RC4_SECTION_MAX];
 
-	if ((dump ? cpuid_from_dump(&cpu, dump, &why)
-		  : rc4_cpu_identify(&cpu, &why)) != 0) {
-		fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU",
-			why);
+	if (identify(&cpu, dump) != 0)
 		return EXIT_FAILURE;
-	}
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		/* as the library walks the rule, but a dump's CPU is not here
@@ -186,7 +207,7 @@ int explain_check_conf(const char *file)
 	bool identified = rc4_cpu_identify(&cpu, &cpu_why) == 0;
 
 	if (identified)
-		rc4_cpu_section(&cpu, section);
+		rc4_section_name(&cpu, section);
 	int rc = checkconf(c.path, identified ? section : NULL, print_note, &c,
 			   &conf, why, sizeof why);
 	if (rc > 0 && file != NULL) {

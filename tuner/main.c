@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		"       rc4tune --list\n"
 		"       rc4tune --explain\n"
 		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
+		"       rc4tune --section [--cpuid-dump FILE]\n"
 		"       rc4tune --check-conf [FILE]\n"
 		"       rc4tune --version | --help\n"
 		"\n"
@@ -46,6 +47,7 @@ static void usage(FILE *f)
 		"  -q, --quiet           print only errors and warnings\n"
 		"      --explain         the kernel programs get here, and why\n"
 		"      --heuristic       the CPUID rules' kernel for this CPU\n"
+		"      --section         this CPU's section name, alone\n"
 		"      --cpuid-dump FILE ... or for this raw CPUID dump\n"
 		"                        (libcpuid's format)\n"
 		"      --check-conf [FILE]  check a config (default: the one\n"
@@ -136,6 +138,7 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 's':
 	case 'E':
 	case 'H':
+	case 'S':
 	case 'l':
 	case 'V':
 		if (c->action == 0 || c->action == opt) {
@@ -176,8 +179,9 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 	/* --check-conf FILE as well as --check-conf=FILE */
 	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
 		c->conf_file = argv[i++];
-	if (c->dump != NULL && c->action != 'H') {
-		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
+	if (c->dump != NULL && c->action != 'H' && c->action != 'S') {
+		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic "
+				"or --section\n");
 		return EXIT_USAGE;
 	}
 	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
@@ -204,6 +208,8 @@ static int run(const struct cli *c)
 		return explain_choice();
 	case 'H':
 		return explain_heuristic(c->dump);
+	case 'S':
+		return explain_section(c->dump);
 	case 'C':
 		return explain_check_conf(c->conf_file);
 	case 'l':
@@ -231,6 +237,7 @@ int main(int argc, char **argv)
 		{ "explain", no_argument, NULL, 'E' },
 		{ "heuristic", no_argument, NULL, 'H' },
 		{ "cpuid-dump", required_argument, NULL, 'D' },
+		{ "section", no_argument, NULL, 'S' },
 		{ "if-missing", no_argument, NULL, 'M' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "check-conf", optional_argument, NULL, 'C' },

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - what the tuner shows of its measurements: a progress line,
  * the `openssl speed`-shaped tables, JSON, and the config section text. */
 #include <config.h>
@@ -78,7 +79,8 @@ static const char *serial_runs(const struct measurement *m)
 	return NULL;
 }
 
-void report_table(FILE *f, const char *prefix, const struct measurement *m)
+void report_table(FILE *f, const char *prefix, const struct measurement *m,
+		  const char *note)
 {
 	const struct kresult *win = &m->kr[m->winner];
 	const struct bench *b = m->bench;
@@ -127,9 +129,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			prefix, m->ntied, rc4k_kinds[m->kind].what,
 			m->window * 100, m->kr[m->best].k->name, win->k->name,
 			m->tie_rule);
-	if (m->note[0] != '\0')
-		fprintf(f, "%s%s\n", prefix, m->note);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
+	if (note != NULL && note[0] != '\0')
+		fprintf(f, "%s%s\n", prefix, note);
 }
 
 /* A JSON string: names come from the registry and CPUID, but a vendor
@@ -251,7 +253,7 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 }
 
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
-		 const char *cpu)
+		 const char *cpu, const char *const written[RC4K_KINDS])
 {
 	const struct measurement *any = NULL;
 
@@ -270,33 +272,27 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (m[k] == NULL)
 			continue;
-		if (m[k]->bench->json == NULL) {
+		const char *in = m[k]->bench->json == NULL ? "  " : "    ";
+		if (m[k]->bench->json == NULL)
 			fputs(",\n", f);
-			json_members(f, "  ", m[k]);
-		} else {
+		else
 			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
-			json_members(f, "    ", m[k]);
+		json_members(f, in, m[k]);
+		fprintf(f, ",\n%s\"written\": ", in);
+		json_string_or_null(f, written ? written[k] : NULL);
+		if (m[k]->bench->json != NULL)
 			fputs("\n  }", f);
-		}
 	}
 	fputs("\n}\n", f);
 }
 
-void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS],
-		    const struct record *r, const char *at)
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		    const char *const note[RC4K_KINDS])
 {
-	fprintf(f, "[%s]\n", cpu);
-	record_write(f, r, at);
 	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
-		   "starting \";@\" are its record (rc4tune.conf(5))\n",
-		PACKAGE_VERSION);
+		   "starting \"%.2s\" are its record (rc4tune.conf(5))\n",
+		PACKAGE_VERSION, RC4_RECORD_PREFIX);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
-			report_table(f, "; ", m[k]);
-	/* `kernel = NAME` last: the line people and scripts look for. */
-	for (int k = RC4K_KINDS - 1; k >= 0; k--)
-		if (m[k] != NULL)
-			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
-				r->key[k].value);
+			report_table(f, "; ", m[k], note[k]);
 }

@@ -1,37 +1,32 @@
-/* tune.c - the measuring actions: --speed reports, --generate-conf also
- * writes the winners into the config. */
+/* SPDX-License-Identifier: MIT */
+/* tune.c - the measuring actions: --speed reports; --generate-conf also
+ * writes the result into the config (result.h), and --if-missing first
+ * asks whether this CPU is tuned already. */
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "conf.h"
 #include "confwrite.h"
 #include "cpu.h"
-#include "decide.h"
 #include "heuristic.h"
-#include "record.h"
 #include "report.h"
-#include "select.h"
+#include "result.h"
+#include "section.h"
 #include "timing.h"
 #include "tune.h"
 
 /* One action's measurements: got[kind] is &m[kind] when measured. */
 struct tuning {
-	/* Why the run left this CPU's section alone (a person's, or more
-	 * confident than this run), or NULL; and its line. */
-	const char *kept;
-	int kept_line;
-	bool kept_surer; /* kept as more confident, not as a person's */
-	char at[RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
+	struct result res; /* what --generate-conf made of them */
 	const char **names; /* --speed KERNEL..., those of one kind */
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
@@ -102,14 +97,21 @@ static void report(const struct tuning *t)
 	bool first = true;
 
 	if (t->o->json) {
-		report_json(stdout, t->got, t->section[0] ? t->section : NULL);
+		const char *written[RC4K_KINDS] = { NULL };
+		for (int k = 0; k < RC4K_KINDS; k++)
+			if (t->got[k] != NULL && t->res.path != NULL &&
+			    t->res.kept == NULL)
+				written[k] = result_kernel(&t->res, k);
+		report_json(stdout, t->got, t->section[0] ? t->section : NULL,
+			    written);
 		return;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL) {
 			if (!first)
 				printf("\n");
-			report_table(stdout, "", t->got[k]);
+			report_table(stdout, "", t->got[k],
+				     t->res.choice[k].note);
 			first = false;
 		}
 }
@@ -127,7 +129,7 @@ int tune_speed(const struct tune_opts *o)
 	int r = EXIT_FAILURE;
 
 	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
-		rc4_cpu_section(&t.cpu, t.section);
+		rc4_section_name(&t.cpu, t.section);
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
@@ -137,230 +139,32 @@ int tune_speed(const struct tune_opts *o)
 	return r;
 }
 
-/* The library takes a config whole or not at all: fail when the file just
- * written (this section, or another line kept as it was) would not give
- * this CPU the kernels measured, so a postinst hears that the tuning has
- * no effect until the file is mended.  A confwrite_hooks.written: it runs
- * while the file is locked, so it reads this run's file. */
-static int check_written(const char *path, void *arg)
-{
-	const struct tuning *t = arg;
-	struct rc4_conf conf;
-	char why[RC4_CONF_WHY_MAX];
-	struct stat st;
-
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0; /* a device or a pipe took the text */
-	int r = rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why);
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		if (t->got[k] == NULL)
-			continue;
-		const char *want = t->got[k]->kr[t->got[k]->winner].k->name;
-		const char *got = conf.value[k][RC4_CONF_CPU].name;
-		if (r == 0 && strcmp(got, want) == 0)
-			continue;
-		fprintf(stderr, "rc4tune: error: %s: written, but the library "
-				"will not use %s = %s from it: ",
-			path, rc4k_kinds[k].key, want);
-		if (r == 0)
-			fprintf(stderr, "it reads %s = %s", rc4k_kinds[k].key,
-				got);
-		else if (conf.bad_line != 0)
-			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
-		else
-			fprintf(stderr, "%s", why);
-		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* This run of M as the record's history keeps it: its leading kernels,
- * scored against its best. */
-static void this_run(struct record_run *run, const struct measurement *m,
-		     const char *at)
-{
-	double best = m->kr[m->best].score;
-
-	snprintf(run->at, sizeof run->at, "%s", at);
-	run->uncertain = m->uncertain;
-	run->n = 0;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct kresult *kr = &m->kr[i];
-		if (kr->status != KERNEL_OK)
-			continue;
-		int j = run->n < RECORD_LEADERS ? run->n++ : RECORD_LEADERS;
-		/* insertion: the slower ones move down, the last drops */
-		for (; j > 0 && run->lead[j - 1].score < kr->score / best; j--)
-			if (j < RECORD_LEADERS)
-				run->lead[j] = run->lead[j - 1];
-		if (j < RECORD_LEADERS) {
-			snprintf(run->lead[j].name, sizeof run->lead[j].name,
-				 "%s", kr->k->name);
-			run->lead[j].score = kr->score / best;
-		}
-	}
-}
-
-/* The record for T's measurements: each key's result, and its history:
- * this run, then PRIOR's runs (the section's record, when it was the
- * tuner's; else NULL). */
-static void make_record(const struct tuning *t, const struct record *prior,
-			struct record *r)
-{
-	memset(r, 0, sizeof *r);
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct measurement *m = t->got[k];
-		struct record_key *rk = &r->key[k];
-		if (m == NULL)
-			continue;
-		rk->present = true;
-		snprintf(rk->value, sizeof rk->value, "%s",
-			 m->kr[m->winner].k->name);
-		rk->uncertain = m->uncertain;
-		snprintf(rk->why, sizeof rk->why, "%s",
-			 m->why_code ? m->why_code : "-");
-		this_run(&rk->run[0], m, t->at);
-		rk->nruns = 1;
-		for (int i = 0; prior && i < prior->key[k].nruns &&
-				rk->nruns < RECORD_RUNS;
-		     i++)
-			rk->run[rk->nruns++] = prior->key[k].run[i];
-	}
-}
-
-/* The section for T's measurements, sealed, malloc'ed; NULL after saying
- * why. */
-static char *section_text(const struct tuning *t, const struct record *prior)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	struct record r;
-
-	if (f == NULL) {
-		perror("rc4tune");
-		return NULL;
-	}
-	make_record(t, prior, &r);
-	report_section(f, t->section, t->got, &r, t->at);
-	if (fclose(f) != 0) {
-		perror("rc4tune");
-		free(text);
-		return NULL;
-	}
-	record_seal(text, len);
-	return text;
-}
-
-/* Why a kind's result is uncertain, or NULL when every one is confident. */
-static const char *doubt(const struct tuning *t)
-{
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL && t->got[k]->uncertain)
-			return t->got[k]->why;
-	return NULL;
-}
-
-/* Whether this run is uncertain about a key that R holds with confidence,
- * naming a kernel the library would use here. */
-static bool less_sure(const struct tuning *t, const struct record *r)
-{
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4k_info *ki =
-			rc4k_find((enum rc4k_kind)k, r->key[k].value);
-		if (t->got[k] != NULL && t->got[k]->uncertain &&
-		    r->key[k].present && !r->key[k].uncertain && ki != NULL &&
-		    rc4_refused(ki) == NULL)
-			return true;
-	}
-	return false;
-}
-
-/* record_walk's callback: whether a section for this CPU is a person's
- * (a later duplicate too: the library reads its keys last). */
-struct ours {
-	const char *section;
-	int line; /* the first of a person's sections, or 0 */
-	enum record_owner owner;
-};
-
-static void find_theirs(void *arg, int line, const char *name,
-			const struct record *r)
-{
-	struct ours *o = arg;
-
-	if (o->line == 0 && r->owner != RECORD_TUNER &&
-	    strcmp(name, o->section) == 0) {
-		o->owner = r->owner;
-		o->line = line;
-	}
-}
-
-/* A confwrite_hooks.section: the section for T's measurements, given the
- * file as it is now.  NULL keeps the file, with t->kept saying why
- * (unless --force): a person's section, or a section an earlier run wrote
- * with more confidence than this one has. */
-static char *section_for(const char *old, size_t len, bool *err, void *arg)
-{
-	struct tuning *t = arg;
-	size_t n;
-	const char *sec = merge_find(old, len, t->section, &n);
-	struct record prior;
-	struct ours theirs = { t->section, 0, RECORD_TUNER };
-	char *text;
-
-	t->kept = NULL;
-	t->kept_surer = false;
-	if (!t->o->force)
-		record_walk(old, len, find_theirs, &theirs);
-	if (theirs.line != 0) {
-		t->kept = record_owner_name(theirs.owner);
-		t->kept_line = theirs.line;
-		return NULL;
-	}
-	if (sec != NULL) {
-		record_parse(sec, n, &prior);
-		if (prior.owner == RECORD_TUNER && !t->o->force &&
-		    less_sure(t, &prior)) {
-			t->kept = "more confident than this run";
-			t->kept_surer = true;
-			return NULL;
-		}
-	}
-	const struct record *mine = sec && prior.owner == RECORD_TUNER ? &prior
-								      : NULL;
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL)
-			decide(&t->m[k], mine ? &mine->key[k] : NULL,
-			       t->heuristic[k]);
-	text = section_text(t, mine);
-	*err = text == NULL;
-	return text;
-}
-
 /* Write T's section into W, check it, then report (the file first: a
  * closed stdout must not cost it) and say what was written.  An uncertain
  * result and a kept section are said even with --quiet, on stderr. */
 static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
-	struct confwrite_hooks hooks = { section_for, check_written, t };
+	struct result *r = &t->res;
+	struct confwrite_hooks hooks = { result_update, result_written, r };
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
-	const char *why = doubt(t);
 
-	record_now(t->at);
-	if (confwrite_commit(w, t->section, &hooks) < 0)
+	*r = (struct result){ .section = t->section, .path = w->path,
+			      .got = t->got, .heuristic = t->heuristic,
+			      .force = o->force };
+	rc4_record_now(r->at);
+	if (confwrite_commit(w, &hooks) < 0)
 		return EXIT_FAILURE;
-	if (t->kept_surer)
+	const char *why = result_doubt(r);
+	if (r->kept_surer)
 		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
 				"kept the confident section [%s] in %s; tune "
 				"again on an idle machine\n",
 			why, t->section, w->path);
-	else if (t->kept != NULL)
+	else if (r->kept != NULL)
 		fprintf(stderr, "rc4tune: kept [%s] in %s (line %d): it is %s; "
 				"rc4tune --generate-conf --force replaces it\n",
-			t->section, w->path, t->kept_line, t->kept);
+			t->section, w->path, r->kept_line, r->kept);
 	else if (why != NULL && !to_stdout)
 		fprintf(stderr, "rc4tune: warning: the result is uncertain (%s): "
 				"written to [%s] in %s marked so; a run on an "
@@ -371,11 +175,10 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	if (o->quiet || to_stdout)
 		return EXIT_SUCCESS;
 	report(t);
-	for (int k = 0; k < RC4K_KINDS && !o->json && !t->kept; k++)
+	for (int k = 0; k < RC4K_KINDS && !o->json && !r->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
-			       rc4k_kinds[k].key,
-			       t->got[k]->kr[t->got[k]->winner].k->name,
+			       rc4k_kinds[k].key, result_kernel(r, k),
 			       t->section, w->path);
 	return EXIT_SUCCESS;
 }
@@ -387,29 +190,29 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	struct record r;
+	struct rc4_section sec, theirs;
 	char why[RC4_CONF_WHY_MAX], *buf;
-	size_t len = 0, n;
+	size_t len = 0;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
 
 	if (strcmp(path, "-") == 0 ||
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
 	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
-	const char *sec = merge_find(buf, len, t->section, &n);
-	bool found = sec != NULL;
-	if (found)
-		record_parse(sec, n, &r);
+	bool found = rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
 	free(buf);
 	if (!found)
 		return false;
-	if (r.owner != RECORD_TUNER && !t->o->force) {
+	/* a person's duplicate speaks too: the run would keep the file */
+	if (theirs.line != 0 && !t->o->force) {
 		if (!t->o->quiet)
-			printf("rc4tune: [%s] in %s is %s: nothing to do "
-			       "(--force replaces it)\n",
-			       t->section, path, record_owner_name(r.owner));
+			printf("rc4tune: [%s] in %s (line %d) is %s: nothing to "
+			       "do (--force replaces it)\n",
+			       t->section, path, theirs.line,
+			       rc4_owner_name(theirs.record.owner));
 		return true;
 	}
+	const struct rc4_record r = sec.record;
 	/* every key the run wrote; kernel = in any case */
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
@@ -418,7 +221,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		if (!r.key[k].present && k != RC4K_SINGLE)
 			continue;
 		if (r.key[k].uncertain ||
-		    kv->line == 0 || ki == NULL || rc4_refused(ki) != NULL) {
+		    kv->line == 0 || ki == NULL || rc4k_refused(ki) != NULL) {
 			if (!t->o->quiet && r.key[k].uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
@@ -447,7 +250,7 @@ int tune_generate_conf(const struct tune_opts *o)
 			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_cpu_section(&t.cpu, t.section);
+	rc4_section_name(&t.cpu, t.section);
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */
