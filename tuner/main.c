@@ -22,7 +22,7 @@ static void usage(FILE *f)
 		"[OPTION...]\n"
 		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
 		"       rc4tune --list\n"
-		"       rc4tune --explain\n"
+		"       rc4tune --explain [--json]\n"
 		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
 		"       rc4tune --check-conf [FILE]\n"
 		"       rc4tune --version | --help\n"
@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"                        every block size alike), bulk, packets,\n"
 		"                        keys (a fresh key per 16-byte message)\n"
 		"  -b, --budget SECONDS  time to spend measuring (default 2.5)\n"
-		"  -j, --json            the report as JSON\n"
+		"  -j, --json            the report (or --explain) as JSON\n"
 		"  -q, --quiet           print only errors and warnings\n"
 		"      --explain         the kernel programs get here, and why\n"
 		"      --heuristic       the CPUID rules' kernel for this CPU\n"
@@ -201,7 +201,7 @@ static int run(const struct cli *c)
 	case 's':
 		return tune_speed(&c->o);
 	case 'E':
-		return explain_choice();
+		return explain_choice(c->o.json);
 	case 'H':
 		return explain_heuristic(c->dump);
 	case 'C':
