@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf.c - read rc4tune.conf with inih, all or nothing.
  *
  * The file is read into memory first (it must be a regular file that only
@@ -23,6 +24,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "iniline.h"
+#include "section.h"
 
 const char *rc4_conf_path(void)
 {
@@ -164,46 +166,37 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 /* The first line inih would misread, or 0; *WHAT says how. */
 static int prescan(const char *buf, size_t len, const char **what)
 {
-	const char *end = buf + len;
+	struct rc4_ini_text t = { 0 };
 	bool after_key = false;
-	int line = 1;
 
-	for (const char *p = buf; p < end; p++, line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		struct rc4_ini_line l;
-
-		if (eol == NULL)
-			eol = end;
-		if (memchr(p, '\0', (size_t)(eol - p)) != NULL) {
+	while (rc4_ini_next(buf, len, &t)) {
+		const struct rc4_ini_line *l = &t.l;
+		if (memchr(t.p, '\0', t.n) != NULL) {
 			*what = "a NUL byte: not a text file";
-			return line;
+			return t.num;
 		}
-		if (eol - p > RC4_CONF_MAX_LINE) {
+		if (t.n > RC4_CONF_MAX_LINE) {
 			*what = "line longer than 198 bytes";
-			return line;
+			return t.num;
 		}
-		rc4_ini_line(p, (size_t)(eol - p), line == 1, &l);
-		if (l.kind != RC4_INI_BLANK && l.kind != RC4_INI_COMMENT) {
-			if (l.indented && after_key) {
+		if (l->kind != RC4_INI_BLANK && l->kind != RC4_INI_COMMENT) {
+			if (l->indented && after_key) {
 				*what = "indented line: it would continue the "
 					"previous value";
-				return line;
+				return t.num;
 			}
-			after_key = l.kind != RC4_INI_HEADER;
+			after_key = l->kind != RC4_INI_HEADER;
 		}
-		if (l.kind == RC4_INI_HEADER &&
-		    l.name_len > RC4_CONF_MAX_SECTION) {
+		if (l->kind == RC4_INI_HEADER &&
+		    l->name_len > RC4_CONF_MAX_SECTION) {
 			*what = "section name longer than 49 bytes";
-			return line;
+			return t.num;
 		}
-		if (l.kind == RC4_INI_HEADER && l.ignored != 0) {
+		if (l->kind == RC4_INI_HEADER && l->ignored != 0) {
 			*what = "text after the section header's ']', which "
 				"inih ignores";
-			return line;
+			return t.num;
 		}
-		if (eol == end)
-			break;
-		p = eol;
 	}
 	return 0;
 }
@@ -218,18 +211,6 @@ struct reader {
 	/* per kind, the other CPU section counted last in conf->others */
 	char counted[RC4K_KINDS][RC4_CONF_MAX_SECTION + 1];
 };
-
-/* S's first N bytes without blanks at either end, into OUT. */
-static void trim(char out[RC4_CONF_MAX_SECTION + 1], const char *s, size_t n)
-{
-	while (n > 0 && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		n--;
-	snprintf(out, RC4_CONF_MAX_SECTION + 1, "%.*s", (int)n, s);
-}
 
 /* inih's reader: one line a call, counted. */
 static char *next_line(char *str, int num, void *stream)
@@ -267,7 +248,7 @@ static int on_entry(void *user, const char *section, const char *name,
 	struct reader *r = user;
 	char sec[RC4_CONF_MAX_SECTION + 1];
 
-	trim(sec, section, strlen(section));
+	rc4_section_key(section, strlen(section), sec);
 	if (r->hooks != NULL && r->hooks->entry != NULL)
 		r->hooks->entry(r->hooks->arg, r->line, sec, name, value);
 	int slot = strcmp(sec, "default") == 0 ? RC4_CONF_DEFAULT

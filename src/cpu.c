@@ -309,35 +309,3 @@ int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
 }
 
 #endif
-
-/* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
- * ends are dropped and inner runs become one '_', so the section name
- * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_'. */
-void rc4_cpu_section(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
-{
-	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
-	char vendor[sizeof cpu->vendor + 1];
-	size_t n = 0;
-
-	while (len > 0 && cpu->vendor[len - 1] == ' ')
-		len--;
-	for (size_t i = 0; i < len; i++) {
-		char c = cpu->vendor[i];
-		if (c != ' ')
-			vendor[n++] = isgraph((unsigned char)c) &&
-					      !strchr("[];#=", c)
-					      ? c
-					      : '_';
-		else if (n > 0 && vendor[n - 1] != '_')
-			vendor[n++] = '_';
-	}
-	vendor[n] = '\0';
-	if (cpu->model_hex != 0)
-		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d 0x%0*x", vendor,
-			 cpu->family, (int)cpu->model_hex,
-			 (unsigned)cpu->model);
-	else
-		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d %d", vendor,
-			 cpu->family, cpu->model);
-}

@@ -1,5 +1,5 @@
 /* cpu.h - who this CPU is, in the terms the config and the heuristic use:
- * the library and the tuner name a CPU's section with these functions.
+ * section.h's rc4_section_name makes a CPU's section name of it.
  * rc4tune.conf(5) documents each architecture's identity. */
 #ifndef RC4_CPU_H
 #define RC4_CPU_H
@@ -50,8 +50,5 @@ int rc4_cpu_from_cpuinfo(struct rc4_cpu *cpu, const char *arch,
 
 /* The identity of last resort: MACHINE (uname's), family 0, model 0. */
 void rc4_cpu_from_machine(struct rc4_cpu *cpu, const char *machine);
-
-/* The config section name for CPU: "cpu VENDOR FAMILY MODEL". */
-void rc4_cpu_section(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX]);
 
 #endif

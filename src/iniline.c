@@ -34,6 +34,7 @@ void rc4_ini_line(const char *p, size_t n, bool first, struct rc4_ini_line *l)
 		i = 3;
 	while (n > i && blank(p[n - 1]))
 		n--;
+	l->end = n;
 	while (i < n && blank(p[i]))
 		i++;
 	l->start = i;
@@ -64,9 +65,31 @@ void rc4_ini_line(const char *p, size_t n, bool first, struct rc4_ini_line *l)
 		}
 		l->kind = RC4_INI_ENTRY;
 		l->sep = p[end];
+		size_t v = scan(p, end + 1, n, "");
+		l->value = end + 1;
+		while (l->value < v && blank(p[l->value]))
+			l->value++;
+		while (v > l->value && blank(p[v - 1]))
+			v--;
+		l->value_len = v - l->value;
 		l->name = i;
 		while (end > i && blank(p[end - 1]))
 			end--;
 		l->name_len = end - i;
 	}
+}
+
+bool rc4_ini_next(const char *buf, size_t len, struct rc4_ini_text *t)
+{
+	if (t->next >= len)
+		return false;
+	const char *nl = memchr(buf + t->next, '\n', len - t->next);
+
+	t->at = t->next;
+	t->p = buf + t->at;
+	t->n = nl ? (size_t)(nl - t->p) : len - t->at;
+	t->next = t->at + t->n + (nl != NULL);
+	t->num++;
+	rc4_ini_line(t->p, t->n, t->at == 0, &t->l);
+	return true;
 }

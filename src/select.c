@@ -9,6 +9,7 @@
 #include <string.h>
 #include "conf.h"
 #include "heuristic.h"
+#include "section.h"
 #include "select.h"
 
 /* One selection under way. */
@@ -192,7 +193,7 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 	if (trail != NULL && size > 0)
 		trail[0] = '\0';
 	if (in->cpu != NULL)
-		rc4_cpu_section(in->cpu, s.section);
+		rc4_section_name(in->cpu, s.section);
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
 		s.line = 0;
 		const char *name = precedence[i](&s);

@@ -479,7 +479,7 @@ START_TEST(test_headers_without_keys)
 }
 END_TEST
 
-/* What rc4_cpu_section writes on every architecture is a well-formed
+/* What rc4_section_name writes on every architecture is a well-formed
  * [cpu ...] section; near misses are not (they could never match). */
 START_TEST(test_cpu_section_forms)
 {
@@ -491,17 +491,17 @@ START_TEST(test_cpu_section_forms)
 					   0x6c65746e };
 
 	rc4_cpu_decode(&cpu, intel, 0x000c06f2);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
 	rc4_cpu_from_midr(&cpu, 0x410fd083);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
 	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&cpu, "arm",
 					      "CPU implementer\t: 0x41\n"
 					      "CPU architecture: 7\n"
 					      "CPU part\t: 0xc09\n"),
 			 0);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
 	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&cpu, "s390x",
 					      "vendor_id : IBM/S390\n"
@@ -509,10 +509,10 @@ START_TEST(test_cpu_section_forms)
 					      "identification = 0133E8,  "
 					      "machine = 2964\n"),
 			 0);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
 	rc4_cpu_from_machine(&cpu, "riscv64");
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	len += snprintf(text + len, sizeof text - len, "[%s]\n", section);
 	len += snprintf(text + len, sizeof text - len,
 			"[cpu x 0x0 0xffffffff]\n" /* 6 */

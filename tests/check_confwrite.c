@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "testutil.h"
+#include "section.h"
 #include "tuner/confwrite.h"
 
 #define NOBODY 65534
@@ -64,12 +65,15 @@ struct fixed {
 	const char *section, *text;
 };
 
-static char *fixed_text(const char *old, size_t len, bool *err, void *arg)
+/* The file with F's section put in (rc4_section_replace). */
+static char *fixed_text(const char *old, size_t len, size_t *outlen, bool *err,
+			void *arg)
 {
-	(void)old;
-	(void)len;
+	const struct fixed *f = arg;
+
 	(void)err;
-	return strdup(((const struct fixed *)arg)->text);
+	return rc4_section_replace(old, len, f->section, f->text, "test",
+				   outlen);
 }
 
 static int tune_into(const char *file, const char *section,
@@ -81,7 +85,7 @@ static int tune_into(const char *file, const char *section,
 
 	if (confwrite_open(&w, file) != 0)
 		return -1;
-	int r = confwrite_commit(&w, section, &h);
+	int r = confwrite_commit(&w, &h);
 	confwrite_close(&w);
 	return r;
 }
@@ -358,7 +362,7 @@ START_TEST(test_concurrent_writers)
 			struct fixed f = { section, text };
 			struct confwrite_hooks h = { fixed_text, read_back, &f };
 			bad |= confwrite_open(&w, path) != 0 ||
-			       confwrite_commit(&w, section, &h) != 0;
+			       confwrite_commit(&w, &h) != 0;
 			confwrite_close(&w);
 		}
 		_exit(bad);

@@ -305,7 +305,7 @@ START_TEST(test_section_names)
 	char section[RC4_SECTION_MAX];
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		rc4_cpu_section(&cases[i].cpu, section);
+		rc4_section_name(&cases[i].cpu, section);
 		ck_assert_str_eq(section, cases[i].want);
 	}
 }
@@ -555,7 +555,7 @@ START_TEST(test_midr)
 
 	for (size_t i = 0; i < sizeof midrs / sizeof midrs[0]; i++) {
 		rc4_cpu_from_midr(&cpu, midrs[i].midr);
-		rc4_cpu_section(&cpu, section);
+		rc4_section_name(&cpu, section);
 		ck_assert_str_eq(section, midrs[i].want);
 	}
 }
@@ -687,7 +687,7 @@ START_TEST(test_cpuinfo)
 		return;
 	}
 	ck_assert_int_eq(rc, 0);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, cpuinfos[_i].want);
 }
 END_TEST
@@ -701,8 +701,8 @@ START_TEST(test_midr_as_cpuinfo)
 
 	rc4_cpu_from_midr(&a, 0x410fd083);
 	ck_assert_int_eq(rc4_cpu_from_cpuinfo(&b, "arm64", cpuinfo_arm64), 0);
-	rc4_cpu_section(&a, sa);
-	rc4_cpu_section(&b, sb);
+	rc4_section_name(&a, sa);
+	rc4_section_name(&b, sb);
 	ck_assert_str_eq(sa, sb);
 }
 END_TEST
@@ -714,13 +714,13 @@ START_TEST(test_machine)
 	char section[RC4_SECTION_MAX];
 
 	rc4_cpu_from_machine(&cpu, "armv7l");
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu armv7l 0 0");
 	rc4_cpu_from_machine(&cpu, "a very long machine name[x]");
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu a_very_long_mac 0 0");
 	rc4_cpu_from_machine(&cpu, NULL);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	ck_assert_str_eq(section, "cpu unknown 0 0");
 }
 END_TEST
@@ -824,11 +824,11 @@ START_TEST(test_live_cpu)
 	/* off x86 a CPU always has an identity */
 	ck_assert_int_eq(rc4_cpu_identify(&cpu, &why), 0);
 	ck_assert_ptr_nonnull(cpu.source);
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	fprintf(stderr, "this CPU: [%s] (%s)\n", section, cpu.source);
 	if (have && rc4_cpu_from_cpuinfo(&shown, ARCH, text) == 0) {
 		/* arm64's sysfs and /proc/cpuinfo show cpu0 alike */
-		rc4_cpu_section(&shown, want);
+		rc4_section_name(&shown, want);
 		ck_assert_str_eq(section, want);
 	} else if (strcmp(ARCH, "arm64") == 0) {
 		/* qemu-user: the emulated MIDR_EL1 */
@@ -858,7 +858,7 @@ START_TEST(test_live_env_and_conf)
 	const char *why;
 	if (_i == 0 && rc4_cpu_identify(&cpu, &why) == 0) {
 		char sec[RC4_SECTION_MAX];
-		rc4_cpu_section(&cpu, sec);
+		rc4_section_name(&cpu, sec);
 		snprintf(text, sizeof text,
 			 "[default]\nkernel = int-4x\n[%s]\nkernel = long-8x\n",
 			 sec);

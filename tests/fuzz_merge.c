@@ -1,4 +1,4 @@
-/* fuzz_merge.c - libFuzzer over the tuner's merge (confwrite_merge, what
+/* fuzz_merge.c - libFuzzer over the section module's merge (rc4_section_replace,
  * --generate-conf writes), in memory.  Input: the first byte picks the
  * section (its low 2 bits) and a distance below the library's size limit
  * (the other 6), the second the kernel, and with its top bit set, pads
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "conf.h"
-#include "tuner/merge.h"
+#include "section.h"
 
 static char path[] = "/tmp/fuzz_merge.XXXXXX";
 static int fd = -1;
@@ -110,10 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 "[%s]\n; written by fuzz_merge\nkernel = %s\n", section,
 		 kernel);
 
-	char *once = confwrite_merge(old, oldlen, section, text, "fuzz",
+	char *once = rc4_section_replace(old, oldlen, section, text, "fuzz",
 				     &len1);
 	must(once != NULL, "merge failed");
-	char *twice = confwrite_merge(once, len1, section, text, "fuzz",
+	char *twice = rc4_section_replace(once, len1, section, text, "fuzz",
 				      &len2);
 	must(twice != NULL, "second merge failed");
 	/* Line ends follow the first line's; a file that is one line ending

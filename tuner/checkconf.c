@@ -12,6 +12,7 @@
 #include <strings.h>
 #include "checkconf.h"
 #include "iniline.h"
+#include "section.h"
 #include "select.h"
 
 /* Each section name seen, to report repeats. */
@@ -48,7 +49,7 @@ static void note(struct check *c, int line, bool error, const char *fmt, ...)
 
 /* "cpu VENDOR FAMILY MODEL": single spaces, numbers in decimal without
  * leading zeros or as 0x and lowercase hex digits (an ARM part, an s390x
- * machine type), as rc4_cpu_section writes them on any architecture. */
+ * machine type), as rc4_section_name writes them on any architecture. */
 static bool cpu_section_ok(const char *s)
 {
 	if (strncmp(s, "cpu ", 4) != 0)
@@ -161,21 +162,13 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 	struct check *c = arg;
 	struct rc4_ini_line l;
 	char sec[RC4_CONF_MAX_SECTION + 1];
-	size_t n;
 
 	if (c->oom)
 		return;
 	rc4_ini_line(text, len, num == 1, &l);
 	if (l.kind != RC4_INI_HEADER)
 		return;
-	const char *name = text + l.name;
-	for (n = l.name_len; n > 0 && isspace((unsigned char)name[n - 1]);)
-		n--;
-	while (n > 0 && isspace((unsigned char)*name)) {
-		name++;
-		n--;
-	}
-	snprintf(sec, sizeof sec, "%.*s", (int)n, name);
+	rc4_section_key(text + l.name, l.name_len, sec);
 	enter_section(c, num, sec);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* confwrite.c - put one section into a config file safely.
  *
  * rc4tune --generate-conf runs as root from a postinst, so the path it is
@@ -552,14 +553,13 @@ static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 		      len, why);
 }
 
-/* One read-merge-replace, under the lock; 2: the file appeared
+/* One read-update-replace, under the lock; 2: the file appeared
  * meanwhile, again. */
-static int merge_once(struct confwrite *w, const char *section,
-		      const struct confwrite_hooks *h)
+static int update_once(struct confwrite *w, const struct confwrite_hooks *h)
 {
 	struct stat st;
-	char *old = NULL, *text = NULL, *merged = NULL, tmp[PATH_MAX];
-	size_t len = 0, outlen;
+	char *old = NULL, *merged = NULL, tmp[PATH_MAX];
+	size_t len = 0, outlen = 0;
 	int fd, tfd = -1, r = -1;
 	bool err = false;
 
@@ -567,14 +567,9 @@ static int merge_once(struct confwrite *w, const char *section,
 		return -1;
 	if (fd >= 0 && (old = read_old(w, fd, &len)) == NULL)
 		goto out;
-	if ((text = h->section(old ? old : "", len, &err, h->arg)) == NULL) {
-		r = err ? -1 : 1;
-		goto out;
-	}
-	merged = confwrite_merge(old ? old : "", len, section, text, w->path,
-				 &outlen);
+	merged = h->update(old ? old : "", len, &outlen, &err, h->arg);
 	if (merged == NULL) {
-		fail(w->path, NULL, ENOMEM);
+		r = err ? -1 : 1;
 		goto out;
 	}
 	if (merged_ok(w, merged, outlen) != 0)
@@ -584,7 +579,7 @@ static int merge_once(struct confwrite *w, const char *section,
 	r = publish(w, tmp, fd >= 0);
 	if (r == 1)
 		r = 2;
-	else if (r == 0 && h && h->written && h->written(w->path, h->arg) != 0)
+	else if (r == 0 && h->written && h->written(w->path, h->arg) != 0)
 		r = -1;
 out:
 	if (tfd >= 0)
@@ -592,29 +587,28 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(merged);
-	free(text);
 	free(old);
 	return r;
 }
 
-int confwrite_commit(struct confwrite *w, const char *section,
-		     const struct confwrite_hooks *hooks)
+int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks)
 {
 	int r, lock;
 
 	if (w->fd >= 0) {
 		bool err = false;
-		char *text = hooks->section("", 0, &err, hooks->arg);
+		size_t len = 0;
+		char *text = hooks->update("", 0, &len, &err, hooks->arg);
 		if (text == NULL)
 			return err ? -1 : 1;
 		fflush(stdout); /* whatever stdout holds goes first */
-		r = write_all(w->fd, text, strlen(text));
+		r = write_all(w->fd, text, len);
 		free(text);
 		return r != 0 ? fail(w->path, "write", errno) : 0;
 	}
 	if ((lock = take_lock(w)) < 0)
 		return -1;
-	while ((r = merge_once(w, section, hooks)) == 2)
+	while ((r = update_once(w, hooks)) == 2)
 		;
 	drop_lock(w, lock);
 	return r;

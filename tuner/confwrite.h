@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* confwrite.h - put one section into a config file safely: checked before
  * any measuring, merged under a lock no other user can take, checked as
  * the library reads, replaced atomically. */
@@ -7,7 +8,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "merge.h"
 
 /* Seconds a run waits at most for another run's lock (rc4tune(1)). */
 #define CONFWRITE_LOCK_WAIT 10
@@ -30,9 +30,11 @@ struct confwrite {
 /* What the caller decides and checks while the lock is held. */
 struct confwrite_hooks {
 	/* Given the file's bytes now (LEN 0: no file yet, or a device or
-	 * a pipe): the section to write, malloc'ed, or NULL to keep the file
-	 * as it is (*ERR set when that is a failure, said on stderr). */
-	char *(*section)(const char *old, size_t len, bool *err, void *arg);
+	 * a pipe): the new file, malloc'ed, *OUTLEN bytes, or NULL to keep
+	 * the file as it is (*ERR set when that is a failure, said on
+	 * stderr).  A device or a pipe gets what it gives for no bytes. */
+	char *(*update)(const char *old, size_t len, size_t *outlen, bool *err,
+			void *arg);
 	/* After the new file is in place, still under the lock: 0, or -1
 	 * once the caller has said why the result is no good. */
 	int (*written)(const char *path, void *arg);
@@ -49,22 +51,19 @@ struct confwrite_hooks {
  * printing the path and the reason on stderr. */
 int confwrite_open(struct confwrite *w, const char *path);
 
-/* Replace the section named SECTION in W's file by the text
- * HOOKS->section gives (see confwrite_merge), or add it, holding W's lock
+/* Replace W's file by what HOOKS->update makes of it, holding W's lock
  * file from reading the file until HOOKS->written has run: other runs of
  * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
  * nothing written), so no section is lost and each reads back its own
- * result.  A merged file that the library would refuse (rc4_conf_check)
- * is not written (-1).  A new file is the caller's, mode 0644; a replaced
+ * result.  A new file that the library would refuse (rc4_conf_check) is
+ * not written (-1).  A new file is the caller's, mode 0644; a replaced
  * one keeps its mode less group and other write (with a warning) and, as
  * root, its group.  The temporary file is in the same directory: fsync,
  * rename, fsync of the directory (a failure there is a warning: the new
- * file is in place).
- * Devices and pipes get the text alone.  Returns 0 when written, 1 when
- * HOOKS->section kept the file, -1 after saying why on stderr (the old
- * file is then untouched, unless HOOKS->written failed). */
-int confwrite_commit(struct confwrite *w, const char *section,
-		     const struct confwrite_hooks *hooks);
+ * file is in place).  Returns 0 when written, 1 when HOOKS->update kept
+ * the file, -1 after saying why on stderr (the old file is then
+ * untouched, unless HOOKS->written failed). */
+int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks);
 
 void confwrite_close(struct confwrite *w);
 

@@ -12,7 +12,7 @@
 #include "explain.h"
 #include "heuristic.h"
 #include "json.h"
-#include "record.h"
+#include "section.h"
 #include "select.h"
 
 int explain_list(void)
@@ -30,39 +30,31 @@ int explain_list(void)
 	return EXIT_SUCCESS;
 }
 
-/* A section that speaks for a CPU, and whose it is. */
-struct owned {
-	int line;
-	char name[RC4_SECTION_MAX];
-	struct record r;
-};
-
 /* The sections of a file that speak for SECTION (NULL: for any CPU):
- * [pin] and those named SECTION (every [cpu ...]), in file order. */
+ * [pin] and those named SECTION (every [cpu ...]), in file order, parsed
+ * (their text pointers cleared: the file's bytes are gone). */
 struct owners {
 	const char *section;
-	struct owned *s;
+	struct rc4_section *s;
 	int n;
 };
 
-/* record_walk's callback: the sections wanted, kept. */
-static void on_section(void *arg, int line, const char *name,
-		       const struct record *r)
+/* For rc4_section_walk: the sections wanted, kept. */
+static void on_section(void *arg, const struct rc4_section *s)
 {
 	struct owners *o = arg;
-	struct owned *more;
+	struct rc4_section *more;
 
-	if (strcmp(name, "pin") != 0 &&
-	    (o->section ? strcmp(name, o->section) != 0
-			: strncmp(name, "cpu ", 4) != 0))
+	if (strcmp(s->name, "pin") != 0 &&
+	    (o->section ? strcmp(s->name, o->section) != 0
+			: strncmp(s->name, "cpu ", 4) != 0))
 		return;
-	if (strlen(name) >= RC4_SECTION_MAX ||
-	    (more = realloc(o->s, sizeof *o->s * (size_t)(o->n + 1))) == NULL)
-		return; /* not this CPU's, or out of memory: not said */
+	more = realloc(o->s, sizeof *o->s * (size_t)(o->n + 1));
+	if (more == NULL)
+		return; /* out of memory: that section goes unsaid */
 	o->s = more;
-	o->s[o->n].line = line;
-	strcpy(o->s[o->n].name, name);
-	o->s[o->n++].r = *r;
+	o->s[o->n] = *s;
+	o->s[o->n++].text = NULL;
 }
 
 /* Whose the sections of PATH are that speak for O->section. */
@@ -72,16 +64,16 @@ static void owners_read(const char *path, struct owners *o)
 	char *buf = rc4_conf_load(path, &len);
 
 	if (buf != NULL)
-		record_walk(buf, len, on_section, o);
+		rc4_section_walk(buf, len, on_section, o);
 	free(buf);
 }
 
 /* Whose section S (of PATH) is, as one line to stdout: a person's,
  * pinned, or the tuner's with each key's confidence. */
 static void owner_line(const char *prefix, const char *path,
-		       const struct owned *s)
+		       const struct rc4_section *s)
 {
-	const struct record *r = &s->r;
+	const struct rc4_record *r = &s->record;
 
 	printf("%s%s:%d: [%s]: ", prefix, path, s->line, s->name);
 	if (strcmp(s->name, "pin") == 0) {
@@ -89,8 +81,8 @@ static void owner_line(const char *prefix, const char *path,
 		       "run changes it\n");
 		return;
 	}
-	printf("%s", record_owner_name(r->owner));
-	if (r->owner == RECORD_TUNER) {
+	printf("%s", rc4_owner_name(r->owner));
+	if (r->owner == RC4_OWNER_TUNER) {
 		printf(" (rc4tune %s, %s", r->by, r->at);
 		for (int k = 0; k < RC4K_KINDS; k++)
 			if (r->key[k].present)
@@ -138,7 +130,7 @@ static void gather(struct explanation *e)
 	e->section[0] = '\0';
 	e->owners = (struct owners){ e->section, NULL, 0 };
 	if (e->in.cpu != NULL) {
-		rc4_cpu_section(e->in.cpu, e->section);
+		rc4_section_name(e->in.cpu, e->section);
 		owners_read(e->in.conf, &e->owners);
 	}
 }
@@ -161,22 +153,19 @@ static const char *const source_names[] = {
 	[RC4_FROM_RULE] = "rule",      [RC4_FROM_PORTABLE] = "portable",
 };
 
-static const char *owner_word(enum record_owner o)
-{
-	return o == RECORD_TUNER ? "tuner" : o == RECORD_HAND ? "person"
-							      : "edited";
-}
+static const char *const owner_words[] = {
+	[RC4_OWNER_TUNER] = "tuner", [RC4_OWNER_HAND] = "person",
+	[RC4_OWNER_EDITED] = "edited", [RC4_OWNER_UNTRUSTED] = "untrusted",
+};
 
-/* The section of E's file that holds a key at LINE: the last of those
- * gathered that starts before it; NULL if none. */
-static const struct owned *holder(const struct explanation *e, int line)
+/* The section of E's file whose KIND key is at LINE; NULL if none. */
+static const struct rc4_section *holder(const struct explanation *e,
+					int kind, int line)
 {
-	const struct owned *h = NULL;
-
 	for (int i = 0; i < e->owners.n; i++)
-		if (e->owners.s[i].line < line)
-			h = &e->owners.s[i];
-	return h;
+		if (e->owners.s[i].key[kind].line == line)
+			return &e->owners.s[i];
+	return NULL;
 }
 
 /* The lines of TRAIL as a JSON array. */
@@ -203,11 +192,12 @@ static void json_kind(const struct explanation *e, int k)
 	enum rc4_source src = x->how.source;
 	bool in_conf = src == RC4_FROM_PIN || src == RC4_FROM_CPU ||
 		       src == RC4_FROM_DEFAULT;
-	const struct owned *h = src == RC4_FROM_CPU ? holder(e, x->how.line)
-						    : NULL;
-	const struct record_key *rk =
-		h && h->r.owner == RECORD_TUNER && h->r.key[k].present
-			? &h->r.key[k]
+	const struct rc4_section *h =
+		src == RC4_FROM_CPU ? holder(e, k, x->how.line) : NULL;
+	const struct rc4_record_key *rk =
+		h && h->record.owner == RC4_OWNER_TUNER &&
+				h->record.key[k].present
+			? &h->record.key[k]
 			: NULL;
 
 	printf(",\n  \"%s\": {\n    \"name\": ", rc4k_kinds[k].key);
@@ -218,7 +208,7 @@ static void json_kind(const struct explanation *e, int k)
 	printf(in_conf ? "%d" : "null", x->how.line);
 	/* no tuner run writes [pin] or [default] */
 	printf(",\n    \"owner\": ");
-	json_string_or_null(stdout, h ? owner_word(h->r.owner)
+	json_string_or_null(stdout, h ? owner_words[h->record.owner]
 				    : in_conf ? "person" : NULL);
 	printf(",\n    \"confidence\": ");
 	json_string_or_null(stdout, rk ? rk->uncertain ? "uncertain" : "high"
@@ -236,7 +226,7 @@ static void json_kind(const struct explanation *e, int k)
  * a JSON value: where it is and whose, or null. */
 static void json_section(const struct explanation *e)
 {
-	const struct owned *s = NULL;
+	const struct rc4_section *s = NULL;
 
 	for (int i = 0; i < e->owners.n; i++)
 		if (strcmp(e->owners.s[i].name, "pin") != 0)
@@ -245,11 +235,12 @@ static void json_section(const struct explanation *e)
 		printf("null");
 		return;
 	}
+	bool tuner = s->record.owner == RC4_OWNER_TUNER;
 	printf("{\"line\": %d, \"owner\": \"%s\", \"by\": ", s->line,
-	       owner_word(s->r.owner));
-	json_string_or_null(stdout, s->r.owner == RECORD_TUNER ? s->r.by : NULL);
+	       owner_words[s->record.owner]);
+	json_string_or_null(stdout, tuner ? s->record.by : NULL);
 	printf(", \"at\": ");
-	json_string_or_null(stdout, s->r.owner == RECORD_TUNER ? s->r.at : NULL);
+	json_string_or_null(stdout, tuner ? s->record.at : NULL);
 	printf("}");
 }
 
@@ -317,7 +308,7 @@ int explain_heuristic(const char *dump)
 			why);
 		return EXIT_FAILURE;
 	}
-	rc4_cpu_section(&cpu, section);
+	rc4_section_name(&cpu, section);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		/* as the library walks the rule, but a dump's CPU is not here
@@ -365,7 +356,7 @@ int explain_check_conf(const char *file)
 	bool identified = rc4_cpu_identify(&cpu, &cpu_why) == 0;
 
 	if (identified)
-		rc4_cpu_section(&cpu, section);
+		rc4_section_name(&cpu, section);
 	int rc = checkconf(c.path, identified ? section : NULL, print_note, &c,
 			   &conf, why, sizeof why);
 	if (rc > 0 && file != NULL) {

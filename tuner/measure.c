@@ -177,44 +177,37 @@ static size_t rank_in(const struct kresult *r, const char *const *prefer,
 /* Among the kernels within the window of the best SCORE: the first that
  * PREFER names, else the earliest in the registry (simplest loops
  * first). */
-void measure_pick(struct measurement *m, const double *score,
-		  const char *const *prefer, const char *const *rules,
-		  size_t nprefer)
+struct measure_pick measure_pick(const struct measurement *m,
+				 const double *score,
+				 const char *const *prefer,
+				 const char *const *rules, size_t nprefer)
 {
-	size_t best = m->n, win = m->n;
+	struct measure_pick pk = { m->n, 0, NULL };
+	size_t best = m->n;
 
 	for (size_t i = 0; i < m->n; i++)
 		if (m->kr[i].status == KERNEL_OK &&
 		    (best == m->n || score[i] > score[best]))
 			best = i;
 	double cut = score[best] * (1 - m->window);
-	m->ntied = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
 		if (r->status != KERNEL_OK || score[i] < cut)
 			continue;
-		m->ntied++;
+		pk.ntied++;
 		size_t a = rank_in(r, prefer, nprefer);
-		size_t b = win == m->n ? a + 1
-				       : rank_in(&m->kr[win], prefer, nprefer);
-		if (a < b || (a == b && r->order < m->kr[win].order))
-			win = i;
+		size_t b = pk.winner == m->n
+				   ? a + 1
+				   : rank_in(&m->kr[pk.winner], prefer, nprefer);
+		if (a < b || (a == b && r->order < m->kr[pk.winner].order))
+			pk.winner = i;
 	}
-	m->tie_rule = NULL;
-	if (m->ntied > 1) {
-		size_t a = rank_in(&m->kr[win], prefer, nprefer);
-		m->tie_rule = a < nprefer ? rules[a]
+	if (pk.ntied > 1) {
+		size_t a = rank_in(&m->kr[pk.winner], prefer, nprefer);
+		pk.tie_rule = a < nprefer ? rules[a]
 					  : "the earliest in registry order";
 	}
-	measure_set_winner(m, win);
-}
-
-void measure_set_winner(struct measurement *m, size_t win)
-{
-	m->winner = win;
-	for (size_t i = 0; i < m->n; i++)
-		if (m->kr[i].status == KERNEL_OK)
-			m->kr[i].ratio = m->kr[i].score / m->kr[win].score;
+	return pk;
 }
 
 /* The winner by this run's scores; a tie goes to the heuristic's kernel. */
@@ -225,7 +218,13 @@ static void pick(struct measurement *m, const char *prefer)
 
 	for (size_t i = 0; i < m->n; i++)
 		score[i] = m->kr[i].score;
-	measure_pick(m, score, &prefer, rules, 1);
+	struct measure_pick pk = measure_pick(m, score, &prefer, rules, 1);
+	m->winner = pk.winner;
+	m->ntied = pk.ntied;
+	m->tie_rule = pk.tie_rule;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->kr[i].status == KERNEL_OK)
+			m->kr[i].ratio = m->kr[i].score / m->kr[pk.winner].score;
 }
 
 bool measure_leads(const struct measurement *m, size_t a, size_t b)

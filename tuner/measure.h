@@ -95,7 +95,6 @@ struct measurement {
 	size_t winner;              /* the pick: best, or the tie-break */
 	size_t ntied;               /* kernels within the window (>= 1) */
 	const char *tie_rule;       /* NULL unless the tie-break chose */
-	char note[160];             /* how the prior weighed ("" if not) */
 };
 
 /* Called after each round, for a progress line. */
@@ -117,18 +116,22 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 
 void measure_free(struct measurement *m);
 
-/* Make the winner of M, among the kernels that passed, the one with the
- * highest SCORE[i]; those within m->window of it tie, and the tie goes to
- * the first of the kernels PREFER[0..NPREFER) names (NULL names none)
- * that is among them, else to the earliest in the registry; RULES[] says
- * each preference in words.  Sets m->winner, ntied, tie_rule and each
- * ratio. */
-void measure_pick(struct measurement *m, const double *score,
-		  const char *const *prefer, const char *const *rules,
-		  size_t nprefer);
+/* A pick among M's kernels: the winner, the kernels within m->window of
+ * its score (>= 1), and the rule that broke the tie (NULL if none). */
+struct measure_pick {
+	size_t winner, ntied;
+	const char *tie_rule;
+};
 
-/* Make kernel I M's winner, each kernel's ratio relative to it. */
-void measure_set_winner(struct measurement *m, size_t i);
+/* The kernel of M, among those that passed, with the highest SCORE[i];
+ * those within m->window of it tie, and the tie goes to the first of the
+ * kernels PREFER[0..NPREFER) names (NULL names none) that is among them,
+ * else to the earliest in the registry; RULES[] says each preference in
+ * words. */
+struct measure_pick measure_pick(const struct measurement *m,
+				 const double *score,
+				 const char *const *prefer,
+				 const char *const *rules, size_t nprefer);
 
 /* Whether kernel A led kernel B in every phase of M that had rounds. */
 bool measure_leads(const struct measurement *m, size_t a, size_t b);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - what the tuner shows of its measurements: a progress line,
  * the `openssl speed`-shaped tables, JSON, and the config section text. */
 #include <config.h>
@@ -69,7 +70,8 @@ static void table_rows(FILE *f, const char *prefix,
 	}
 }
 
-void report_table(FILE *f, const char *prefix, const struct measurement *m)
+void report_table(FILE *f, const char *prefix, const struct measurement *m,
+		  const char *note)
 {
 	const struct kresult *win = &m->kr[m->winner];
 	const struct bench *b = m->bench;
@@ -112,9 +114,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m)
 			prefix, m->ntied, rc4k_kinds[m->kind].what,
 			m->window * 100, m->kr[m->best].k->name, win->k->name,
 			m->tie_rule);
-	if (m->note[0] != '\0')
-		fprintf(f, "%s%s\n", prefix, m->note);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
+	if (note != NULL && note[0] != '\0')
+		fprintf(f, "%s%s\n", prefix, note);
 }
 
 static const char *status_name(enum kstatus s)
@@ -238,21 +240,13 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 	fputs("\n}\n", f);
 }
 
-void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS],
-		    const struct record *r, const char *at)
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		    const char *const note[RC4K_KINDS])
 {
-	fprintf(f, "[%s]\n", cpu);
-	record_write(f, r, at);
 	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
-		   "starting \";@\" are its record (rc4tune.conf(5))\n",
-		PACKAGE_VERSION);
+		   "starting \"%.2s\" are its record (rc4tune.conf(5))\n",
+		PACKAGE_VERSION, RC4_RECORD_PREFIX);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
-			report_table(f, "; ", m[k]);
-	/* `kernel = NAME` last: the line people and scripts look for. */
-	for (int k = RC4K_KINDS - 1; k >= 0; k--)
-		if (m[k] != NULL)
-			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
-				r->key[k].value);
+			report_table(f, "; ", m[k], note[k]);
 }

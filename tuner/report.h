@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h - what the tuner shows of its measurements: a progress line,
  * the `openssl speed`-shaped tables, JSON, and the config section text. */
 #ifndef RC4_REPORT_H
@@ -5,7 +6,7 @@
 
 #include <stdio.h>
 #include "measure.h"
-#include "record.h"
+#include "section.h" /* RC4_RECORD_PREFIX */
 
 /* A measure_progress callback: one line on stderr, rewritten in place. */
 void report_progress(const struct measurement *m, double elapsed,
@@ -16,8 +17,10 @@ void report_progress_end(void);
 
 /* M's table (rows = kernels, columns = its kind's cells, cycles per byte,
  * ratio to the winner) and a few lines saying what was measured and how
- * sure the pick is; every line starts with PREFIX. */
-void report_table(FILE *f, const char *prefix, const struct measurement *m);
+ * sure the pick is, then NOTE (may be NULL or ""): how the section's
+ * history weighed; every line starts with PREFIX. */
+void report_table(FILE *f, const char *prefix, const struct measurement *m,
+		  const char *note);
 
 /* The measurements of each kind (M[kind]; a NULL member was not
  * measured) as one JSON object.  CPU is the config section name of this
@@ -25,12 +28,10 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m);
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		 const char *cpu);
 
-/* The config section for CPU: its header line, R's record lines (written
- * AT, sealed later by record_seal), comment lines (version, then each
- * kind's table), then each kind's key line with R's value, `kernel = NAME`
- * last. */
-void report_section(FILE *f, const char *cpu,
-		    const struct measurement *const m[RC4K_KINDS],
-		    const struct record *r, const char *at);
+/* The comment lines of a section the tuner writes (rc4_section_build):
+ * the version, then each kind's table (M[kind]; NULL: not measured) with
+ * its NOTE. */
+void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		    const char *const note[RC4K_KINDS]);
 
 #endif

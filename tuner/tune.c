@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tune.c - the measuring actions: --speed reports, --generate-conf also
  * writes the winners into the config. */
 #include <config.h>
@@ -12,7 +13,7 @@
 #include "cpu.h"
 #include "decide.h"
 #include "heuristic.h"
-#include "record.h"
+#include "section.h"
 #include "report.h"
 #include "select.h"
 #include "timing.h"
@@ -25,13 +26,15 @@ struct tuning {
 	const char *kept;
 	int kept_line;
 	bool kept_surer; /* kept as more confident, not as a person's */
-	char at[RECORD_TIME_MAX]; /* when the record says it was written */
+	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
+	struct choice choice[RC4K_KINDS]; /* what --generate-conf writes */
+	const char *path;                 /* where */
 	const char **names; /* --speed KERNEL..., those of one kind */
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
@@ -108,7 +111,7 @@ static void report(const struct tuning *t)
 		if (t->got[k] != NULL) {
 			if (!first)
 				printf("\n");
-			report_table(stdout, "", t->got[k]);
+			report_table(stdout, "", t->got[k], t->choice[k].note);
 			first = false;
 		}
 }
@@ -126,7 +129,7 @@ int tune_speed(const struct tune_opts *o)
 	int r = EXIT_FAILURE;
 
 	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
-		rc4_cpu_section(&t.cpu, t.section);
+		rc4_section_name(&t.cpu, t.section);
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
@@ -134,6 +137,12 @@ int tune_speed(const struct tune_opts *o)
 	}
 	tuning_free(&t);
 	return r;
+}
+
+/* The name of the kernel of kind K that --generate-conf writes. */
+static const char *chosen(const struct tuning *t, int k)
+{
+	return t->got[k]->kr[t->choice[k].kernel].k->name;
 }
 
 /* The library takes a config whole or not at all: fail when the file just
@@ -154,7 +163,7 @@ static int check_written(const char *path, void *arg)
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->got[k] == NULL)
 			continue;
-		const char *want = t->got[k]->kr[t->got[k]->winner].k->name;
+		const char *want = chosen(t, k);
 		const char *got = conf.value[k][RC4_CONF_CPU].name;
 		if (r == 0 && strcmp(got, want) == 0)
 			continue;
@@ -176,24 +185,24 @@ static int check_written(const char *path, void *arg)
 
 /* This run of M as the record's history keeps it: its leading kernels,
  * scored against its best. */
-static void this_run(struct record_run *run, const struct measurement *m,
-		     const char *at)
+static void this_run(struct rc4_record_run *run, const struct measurement *m,
+		     bool uncertain, const char *at)
 {
 	double best = m->kr[m->best].score;
 
 	snprintf(run->at, sizeof run->at, "%s", at);
-	run->uncertain = m->uncertain;
+	run->uncertain = uncertain;
 	run->n = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *kr = &m->kr[i];
 		if (kr->status != KERNEL_OK)
 			continue;
-		int j = run->n < RECORD_LEADERS ? run->n++ : RECORD_LEADERS;
+		int j = run->n < RC4_RECORD_LEADERS ? run->n++ : RC4_RECORD_LEADERS;
 		/* insertion: the slower ones move down, the last drops */
 		for (; j > 0 && run->lead[j - 1].score < kr->score / best; j--)
-			if (j < RECORD_LEADERS)
+			if (j < RC4_RECORD_LEADERS)
 				run->lead[j] = run->lead[j - 1];
-		if (j < RECORD_LEADERS) {
+		if (j < RC4_RECORD_LEADERS) {
 			snprintf(run->lead[j].name, sizeof run->lead[j].name,
 				 "%s", kr->k->name);
 			run->lead[j].score = kr->score / best;
@@ -204,25 +213,26 @@ static void this_run(struct record_run *run, const struct measurement *m,
 /* The record for T's measurements: each key's result, and its history:
  * this run, then PRIOR's runs (the section's record, when it was the
  * tuner's; else NULL). */
-static void make_record(const struct tuning *t, const struct record *prior,
-			struct record *r)
+static void make_record(const struct tuning *t, const struct rc4_record *prior,
+			struct rc4_record *r)
 {
 	memset(r, 0, sizeof *r);
+	snprintf(r->at, sizeof r->at, "%s", t->at);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct measurement *m = t->got[k];
-		struct record_key *rk = &r->key[k];
+		const struct choice *c = &t->choice[k];
+		struct rc4_record_key *rk = &r->key[k];
 		if (m == NULL)
 			continue;
 		rk->present = true;
-		snprintf(rk->value, sizeof rk->value, "%s",
-			 m->kr[m->winner].k->name);
-		rk->uncertain = m->uncertain;
+		snprintf(rk->value, sizeof rk->value, "%s", chosen(t, k));
+		rk->uncertain = c->uncertain;
 		snprintf(rk->why, sizeof rk->why, "%s",
-			 m->why_code ? m->why_code : "-");
-		this_run(&rk->run[0], m, t->at);
+			 c->why_code ? c->why_code : "-");
+		this_run(&rk->run[0], m, c->uncertain, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&
-				rk->nruns < RECORD_RUNS;
+				rk->nruns < RC4_RECORD_RUNS;
 		     i++)
 			rk->run[rk->nruns++] = prior->key[k].run[i];
 	}
@@ -230,25 +240,26 @@ static void make_record(const struct tuning *t, const struct record *prior,
 
 /* The section for T's measurements, sealed, malloc'ed; NULL after saying
  * why. */
-static char *section_text(const struct tuning *t, const struct record *prior)
+static char *section_text(const struct tuning *t, const struct rc4_record *prior)
 {
-	char *text = NULL;
+	char *comment = NULL, *text = NULL;
 	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	struct record r;
+	FILE *f = open_memstream(&comment, &len);
+	struct rc4_record r;
+	const char *notes[RC4K_KINDS];
 
-	if (f == NULL) {
-		perror("rc4tune");
-		return NULL;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		notes[k] = t->choice[k].note;
+	if (f != NULL) {
+		report_comment(f, t->got, notes);
+		if (fclose(f) == 0) {
+			make_record(t, prior, &r);
+			text = rc4_section_build(t->section, &r, comment, NULL);
+		}
 	}
-	make_record(t, prior, &r);
-	report_section(f, t->section, t->got, &r, t->at);
-	if (fclose(f) != 0) {
+	if (text == NULL)
 		perror("rc4tune");
-		free(text);
-		return NULL;
-	}
-	record_seal(text, len);
+	free(comment);
 	return text;
 }
 
@@ -256,86 +267,76 @@ static char *section_text(const struct tuning *t, const struct record *prior)
 static const char *doubt(const struct tuning *t)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL && t->got[k]->uncertain)
-			return t->got[k]->why;
+		if (t->got[k] != NULL && t->choice[k].uncertain)
+			return t->choice[k].why;
 	return NULL;
 }
 
-/* Whether this run is uncertain about a key that R holds with confidence,
- * naming a kernel the library would use here. */
-static bool less_sure(const struct tuning *t, const struct record *r)
+/* Whether this run is uncertain about a key that the file's section SEC
+ * holds with confidence, and the library takes that key from the file:
+ * a file it refuses, or a key it cannot use here, is no result to keep. */
+static bool less_sure(const struct tuning *t, const struct rc4_section *sec)
 {
+	const struct rc4_record *r = &sec->record;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+	bool doubt = false;
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
+			 r->key[k].present && !r->key[k].uncertain;
+	if (!doubt ||
+	    rc4_conf_read(t->path, t->section, &conf, NULL, why, sizeof why))
+		return false;
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4k_info *ki =
-			rc4k_find((enum rc4k_kind)k, r->key[k].value);
-		if (t->got[k] != NULL && t->got[k]->uncertain &&
-		    r->key[k].present && !r->key[k].uncertain && ki != NULL &&
-		    rc4_refused(ki) == NULL)
-			return true;
+		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
+		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
+						       v->name);
+		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
+					  ki == NULL || rc4_refused(ki)))
+			return false;
 	}
-	return false;
+	return true;
 }
 
-/* record_walk's callback: whether a section for this CPU is a person's
- * (a later duplicate too: the library reads its keys last). */
-struct ours {
-	const char *section;
-	int line; /* the first of a person's sections, or 0 */
-	enum record_owner owner;
-};
-
-static void find_theirs(void *arg, int line, const char *name,
-			const struct record *r)
-{
-	struct ours *o = arg;
-
-	if (o->line == 0 && r->owner != RECORD_TUNER &&
-	    strcmp(name, o->section) == 0) {
-		o->owner = r->owner;
-		o->line = line;
-	}
-}
-
-/* A confwrite_hooks.section: the section for T's measurements, given the
- * file as it is now.  NULL keeps the file, with t->kept saying why
- * (unless --force): a person's section, or a section an earlier run wrote
- * with more confidence than this one has. */
-static char *section_for(const char *old, size_t len, bool *err, void *arg)
+/* A confwrite_hooks.update: the file OLD (LEN bytes) with the section for
+ * T's measurements, *OUTLEN bytes.  NULL keeps the file, with t->kept
+ * saying why (unless --force): a person's section, or a section an
+ * earlier run wrote with more confidence than this one has. */
+static char *next_file(const char *old, size_t len, size_t *outlen, bool *err,
+		       void *arg)
 {
 	struct tuning *t = arg;
-	size_t n;
-	const char *sec = merge_find(old, len, t->section, &n);
-	struct record prior;
-	struct ours theirs = { t->section, 0, RECORD_TUNER };
-	char *text;
+	struct rc4_section sec, theirs;
+	int found = rc4_section_find(old, len, t->section, &sec, &theirs);
 
 	t->kept = NULL;
 	t->kept_surer = false;
-	if (!t->o->force)
-		record_walk(old, len, find_theirs, &theirs);
-	if (theirs.line != 0) {
-		t->kept = record_owner_name(theirs.owner);
+	if (!t->o->force && theirs.line != 0) {
+		t->kept = rc4_owner_name(theirs.record.owner);
 		t->kept_line = theirs.line;
 		return NULL;
 	}
-	if (sec != NULL) {
-		record_parse(sec, n, &prior);
-		if (prior.owner == RECORD_TUNER && !t->o->force &&
-		    less_sure(t, &prior)) {
-			t->kept = "more confident than this run";
-			t->kept_surer = true;
-			return NULL;
-		}
-	}
-	const struct record *mine = sec && prior.owner == RECORD_TUNER ? &prior
-								      : NULL;
+	const struct rc4_record *mine =
+		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
+							     : NULL;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)
-			decide(&t->m[k], mine ? &mine->key[k] : NULL,
-			       t->heuristic[k]);
-	text = section_text(t, mine);
-	*err = text == NULL;
-	return text;
+			t->choice[k] = decide(t->got[k],
+					      mine ? &mine->key[k] : NULL,
+					      t->heuristic[k]);
+	if (mine != NULL && !t->o->force && less_sure(t, &sec)) {
+		t->kept = "more confident than this run";
+		t->kept_surer = true;
+		return NULL;
+	}
+	char *text = section_text(t, mine), *out = NULL;
+	if (text != NULL && (out = rc4_section_replace(old, len, t->section, text,
+						       t->path, outlen)) == NULL)
+		perror("rc4tune");
+	free(text);
+	*err = out == NULL;
+	return out;
 }
 
 /* Write T's section into W, check it, then report (the file first: a
@@ -344,13 +345,14 @@ static char *section_for(const char *old, size_t len, bool *err, void *arg)
 static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
-	struct confwrite_hooks hooks = { section_for, check_written, t };
+	struct confwrite_hooks hooks = { next_file, check_written, t };
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
-	const char *why = doubt(t);
 
-	record_now(t->at);
-	if (confwrite_commit(w, t->section, &hooks) < 0)
+	rc4_record_now(t->at);
+	t->path = w->path;
+	if (confwrite_commit(w, &hooks) < 0)
 		return EXIT_FAILURE;
+	const char *why = doubt(t);
 	if (t->kept_surer)
 		fprintf(stderr, "rc4tune: warning: this run was uncertain (%s): "
 				"kept the confident section [%s] in %s; tune "
@@ -373,8 +375,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	for (int k = 0; k < RC4K_KINDS && !o->json && !t->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
-			       rc4k_kinds[k].key,
-			       t->got[k]->kr[t->got[k]->winner].k->name,
+			       rc4k_kinds[k].key, chosen(t, k),
 			       t->section, w->path);
 	return EXIT_SUCCESS;
 }
@@ -386,27 +387,25 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	struct record r;
+	struct rc4_section sec;
 	char why[RC4_CONF_WHY_MAX], *buf;
-	size_t len = 0, n;
+	size_t len = 0;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
 
 	if (strcmp(path, "-") == 0 ||
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
 	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
-	const char *sec = merge_find(buf, len, t->section, &n);
-	bool found = sec != NULL;
-	if (found)
-		record_parse(sec, n, &r);
+	bool found = rc4_section_find(buf, len, t->section, &sec, NULL) > 0;
 	free(buf);
 	if (!found)
 		return false;
-	if (r.owner != RECORD_TUNER && !t->o->force) {
+	const struct rc4_record r = sec.record;
+	if (r.owner != RC4_OWNER_TUNER && !t->o->force) {
 		if (!t->o->quiet)
 			printf("rc4tune: [%s] in %s is %s: nothing to do "
 			       "(--force replaces it)\n",
-			       t->section, path, record_owner_name(r.owner));
+			       t->section, path, rc4_owner_name(r.owner));
 		return true;
 	}
 	/* every key the run wrote; kernel = in any case */
@@ -446,7 +445,7 @@ int tune_generate_conf(const struct tune_opts *o)
 			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_cpu_section(&t.cpu, t.section);
+	rc4_section_name(&t.cpu, t.section);
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* record.c - the record of a section the tuner wrote: read, checked,
+ * written and sealed (section.h; rc4tune.conf(5), THE RECORD). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "iniline.h"
+#include "section.h"
+
+#define SUM_FIELD "sum="
+#define SUM_DIGITS 16
+
+/* A record line's text after the prefix, or NULL. */
+static const char *record_text(const struct rc4_ini_text *t, size_t *n)
+{
+	size_t plen = sizeof RC4_RECORD_PREFIX - 1;
+	const char *p = t->p + t->l.start;
+
+	if (t->l.kind != RC4_INI_COMMENT || t->l.end - t->l.start < plen ||
+	    memcmp(p, RC4_RECORD_PREFIX, plen) != 0)
+		return NULL;
+	*n = t->l.end - t->l.start - plen;
+	return p + plen;
+}
+
+/* Whether the record text T (N bytes) is of TYPE. */
+static bool is_type(const char *t, size_t n, const char *type)
+{
+	size_t k = strlen(type);
+	return n >= k && memcmp(t, type, k) == 0 && (n == k || t[k] == ' ');
+}
+
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3u;
+	return h;
+}
+
+/* FNV-1a over what a person could change that matters: every record line
+ * but the one that holds the sum, and every line after the header that
+ * is neither blank nor a comment, each trimmed.  The report's other
+ * comments do not count.  It detects edits; it seals nothing (whoever can
+ * edit the file can recompute it). */
+static uint64_t checksum(const char *sec, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	struct rc4_ini_text ln = { 0 };
+	const char *t;
+	size_t n;
+
+	rc4_ini_next(sec, len, &ln); /* the header */
+	while (rc4_ini_next(sec, len, &ln)) {
+		if ((t = record_text(&ln, &n)) != NULL) {
+			if (is_type(t, n, "rc4tune"))
+				continue;
+		} else if (ln.l.kind == RC4_INI_BLANK ||
+			   ln.l.kind == RC4_INI_COMMENT) {
+			continue;
+		} else {
+			t = ln.p + ln.l.start;
+			n = ln.l.end - ln.l.start;
+		}
+		h = fnv(fnv(h, t, n), "\n", 1);
+	}
+	return h;
+}
+
+/* The value of field NAME in the record text T (N bytes), into OUT (SIZE
+ * bytes); false when the field is not there, or *CUT when it does not
+ * fit. */
+static bool field(const char *t, size_t n, const char *name, char *out,
+		  size_t size, bool *cut)
+{
+	size_t k = strlen(name);
+
+	for (const char *p = t, *end = t + n; p < end;) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		const char *w = sp ? sp : end;
+		if ((size_t)(w - p) > k && memcmp(p, name, k) == 0 &&
+		    p[k] == '=') {
+			size_t v = (size_t)(w - p) - k - 1;
+			*cut |= v >= size;
+			snprintf(out, size, "%.*s", (int)v, p + k + 1);
+			return true;
+		}
+		p = w + 1;
+	}
+	return false;
+}
+
+/* What a record's parse has found. */
+struct reading {
+	struct rc4_record *r;
+	bool found, bad; /* a header line; a value rc4tune never writes */
+	char sum[SUM_DIGITS + 2];
+};
+
+/* The key a result or history line is about, or NULL. */
+static struct rc4_record_key *key_of(struct reading *g, const char *t,
+				     size_t n)
+{
+	char key[RC4_RECORD_NAME_MAX];
+
+	if (!field(t, n, "key", key, sizeof key, &g->bad))
+		return NULL;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (strcmp(key, rc4k_kinds[k].key) == 0)
+			return &g->r->key[k];
+	return NULL;
+}
+
+static bool uncertain(struct reading *g, const char *t, size_t n)
+{
+	char c[RC4_RECORD_NAME_MAX];
+	return field(t, n, "confidence", c, sizeof c, &g->bad) &&
+	       strcmp(c, "high") != 0;
+}
+
+/* "NAME:SCORE,NAME:SCORE..." into RUN: each score as the tuner writes
+ * them, finite and in (0, 1], or the record is not the tuner's. */
+static void scores(struct reading *g, struct rc4_record_run *run,
+		   const char *s)
+{
+	for (run->n = 0; *s != '\0' && run->n < RC4_RECORD_LEADERS;) {
+		struct rc4_record_score *e = &run->lead[run->n];
+		size_t len = strcspn(s, ":,");
+		char *end;
+
+		g->bad |= len >= sizeof e->name || s[len] != ':';
+		snprintf(e->name, sizeof e->name, "%.*s", (int)len, s);
+		s += len;
+		if (*s == ':') {
+			e->score = strtod(s + 1, &end);
+			g->bad |= end == s + 1 || (*end != ',' && *end) ||
+				  !isfinite(e->score) || e->score <= 0 ||
+				  e->score > 1;
+			run->n += !g->bad;
+			s = end;
+		}
+		s += strcspn(s, ",");
+		if (*s == ',')
+			s++;
+	}
+}
+
+static void parse_line(struct reading *g, const char *t, size_t n)
+{
+	struct rc4_record *r = g->r;
+	struct rc4_record_key *k;
+	char buf[RC4_CONF_MAX_LINE + 1];
+
+	if (is_type(t, n, "rc4tune")) {
+		g->found = true;
+		field(t, n, "at", r->at, sizeof r->at, &g->bad);
+		field(t, n, "by", r->by, sizeof r->by, &g->bad);
+		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
+	} else if (is_type(t, n, "result") && (k = key_of(g, t, n)) != NULL) {
+		k->present = field(t, n, "value", k->value, sizeof k->value,
+				   &g->bad);
+		k->uncertain = uncertain(g, t, n);
+		if (!field(t, n, "why", k->why, sizeof k->why, &g->bad))
+			snprintf(k->why, sizeof k->why, "-");
+	} else if (is_type(t, n, "history") && (k = key_of(g, t, n)) != NULL &&
+		   k->nruns < RC4_RECORD_RUNS &&
+		   field(t, n, "scores", buf, sizeof buf, &g->bad)) {
+		struct rc4_record_run *run = &k->run[k->nruns];
+		field(t, n, "at", run->at, sizeof run->at, &g->bad);
+		run->uncertain = uncertain(g, t, n);
+		scores(g, run, buf);
+		k->nruns += run->n > 0;
+	}
+}
+
+void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
+{
+	struct reading g = { .r = r };
+	char want[SUM_DIGITS + 1];
+	struct rc4_ini_text ln = { 0 };
+	const char *t;
+	size_t n;
+
+	memset(r, 0, sizeof *r);
+	rc4_ini_next(sec, len, &ln); /* the header */
+	while (rc4_ini_next(sec, len, &ln))
+		if ((t = record_text(&ln, &n)) != NULL)
+			parse_line(&g, t, n);
+	snprintf(want, sizeof want, "%016" PRIx64, checksum(sec, len));
+	r->owner = !g.found		       ? RC4_OWNER_HAND
+		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
+		   : g.bad		       ? RC4_OWNER_UNTRUSTED
+					       : RC4_OWNER_TUNER;
+}
+
+void rc4_record_now(char at[RC4_RECORD_TIME_MAX])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	strftime(at, RC4_RECORD_TIME_MAX, "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime_r(&t, &tm));
+}
+
+/* RUN's history line for KEY, with as many of its leaders as fit the
+ * reader's line limit. */
+static void history_line(FILE *f, const char *key,
+			 const struct rc4_record_run *run)
+{
+	char line[RC4_CONF_MAX_LINE + 1];
+	int len = snprintf(line, sizeof line, RC4_RECORD_PREFIX "history "
+			   "key=%s at=%s confidence=%s scores=", key, run->at,
+			   run->uncertain ? "uncertain" : "high");
+
+	for (int j = 0; j < run->n && len >= 0 && len < (int)sizeof line; j++) {
+		int more = snprintf(line + len, sizeof line - (size_t)len,
+				    "%s%s:%.3f", j ? "," : "",
+				    run->lead[j].name, run->lead[j].score);
+		if (more < 0 || len + more >= (int)sizeof line) {
+			line[len] = '\0';
+			break;
+		}
+		len += more;
+	}
+	fprintf(f, "%s\n", line);
+}
+
+/* R's record lines, written AT, with a checksum of zeros. */
+static void record_write(FILE *f, const struct rc4_record *r)
+{
+	fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
+		   "%0*d\n",
+		RC4_RECORD_VERSION, r->at, PACKAGE_VERSION, SUM_DIGITS, 0);
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (r->key[k].present)
+			fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
+				   "confidence=%s why=%s\n",
+				rc4k_kinds[k].key, r->key[k].value,
+				r->key[k].uncertain ? "uncertain" : "high",
+				r->key[k].why);
+	for (int k = 0; k < RC4K_KINDS; k++)
+		for (int i = 0; i < r->key[k].nruns; i++)
+			history_line(f, rc4k_kinds[k].key, &r->key[k].run[i]);
+}
+
+/* Put the checksum into the record of the section SEC (LEN bytes). */
+static void seal(char *sec, size_t len)
+{
+	char sum[SUM_DIGITS + 1];
+	struct rc4_ini_text ln = { 0 };
+	const char *t;
+	size_t n;
+
+	snprintf(sum, sizeof sum, "%016" PRIx64, checksum(sec, len));
+	while (rc4_ini_next(sec, len, &ln))
+		if ((t = record_text(&ln, &n)) != NULL &&
+		    is_type(t, n, "rc4tune")) {
+			char *at = memmem(sec + (t - sec), n, " " SUM_FIELD,
+					  sizeof SUM_FIELD);
+			if (at != NULL && (size_t)(t + n - at) >=
+						  sizeof SUM_FIELD + SUM_DIGITS)
+				memcpy(at + sizeof SUM_FIELD, sum, SUM_DIGITS);
+			return;
+		}
+}
+
+char *rc4_section_build(const char *name, const struct rc4_record *r,
+			const char *comment, size_t *len)
+{
+	char *text = NULL;
+	size_t n;
+	FILE *f = open_memstream(&text, &n);
+
+	if (f == NULL)
+		return NULL;
+	fprintf(f, "[%s]\n", name);
+	record_write(f, r);
+	if (comment != NULL)
+		fputs(comment, f);
+	/* `kernel = NAME` last: the line people and scripts look for. */
+	for (int k = RC4K_KINDS - 1; k >= 0; k--)
+		if (r->key[k].present)
+			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
+				r->key[k].value);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	seal(text, n);
+	if (len != NULL)
+		*len = n;
+	return text;
+}
+
+const char *rc4_owner_name(enum rc4_owner o)
+{
+	return o == RC4_OWNER_TUNER  ? "the tuner's"
+	       : o == RC4_OWNER_HAND ? "a person's: no rc4tune record"
+	       : o == RC4_OWNER_EDITED
+		   ? "a person's: edited since rc4tune wrote it (its "
+		     "checksum differs)"
+		   : "a person's: its record holds values rc4tune never "
+		     "writes";
+}

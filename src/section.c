@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* section.c - which section is a CPU's, and sections found in and put into
+ * a file's bytes (section.h).  Lines are read as inih reads them
+ * (iniline.h).  A section spans from its header to the next; when one is
+ * replaced, the comments after its last key stay, since they usually
+ * describe the next section. */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iniline.h"
+#include "section.h"
+
+/* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
+ * ends are dropped and inner runs become one '_', so the section name
+ * stays three words after "cpu".  A hypervisor may put anything there: a
+ * byte that is not printable or that INI reads specially becomes '_'. */
+void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
+{
+	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
+	char vendor[sizeof cpu->vendor + 1];
+	size_t n = 0;
+
+	while (len > 0 && cpu->vendor[len - 1] == ' ')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		char c = cpu->vendor[i];
+		if (c != ' ')
+			vendor[n++] = isgraph((unsigned char)c) &&
+					      !strchr("[];#=", c)
+					      ? c
+					      : '_';
+		else if (n > 0 && vendor[n - 1] != '_')
+			vendor[n++] = '_';
+	}
+	vendor[n] = '\0';
+	if (cpu->model_hex != 0)
+		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d 0x%0*x", vendor,
+			 cpu->family, (int)cpu->model_hex,
+			 (unsigned)cpu->model);
+	else
+		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d %d", vendor,
+			 cpu->family, cpu->model);
+}
+
+void rc4_section_key(const char *raw, size_t n,
+		     char out[RC4_CONF_MAX_SECTION + 1])
+{
+	while (n > 0 && isspace((unsigned char)*raw)) {
+		raw++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)raw[n - 1]))
+		n--;
+	if (n > RC4_CONF_MAX_SECTION)
+		n = RC4_CONF_MAX_SECTION;
+	memcpy(out, raw, n);
+	out[n] = '\0';
+}
+
+bool rc4_section_is(const char *raw, size_t n, const char *name)
+{
+	char key[RC4_CONF_MAX_SECTION + 1];
+
+	rc4_section_key(raw, n, key);
+	return strcmp(key, name) == 0;
+}
+
+/* The kind whose key the entry line T sets, or -1. */
+static int kind_of(const struct rc4_ini_text *t)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (strlen(rc4k_kinds[k].key) == t->l.name_len &&
+		    memcmp(t->p + t->l.name, rc4k_kinds[k].key,
+			   t->l.name_len) == 0)
+			return k;
+	return -1;
+}
+
+void rc4_section_parse(const char *text, size_t len, int line,
+		       struct rc4_section *s)
+{
+	struct rc4_ini_text t = { 0 };
+	int k;
+
+	memset(s, 0, sizeof *s);
+	s->text = text;
+	s->len = len;
+	s->line = line;
+	if (rc4_ini_next(text, len, &t) && t.l.kind == RC4_INI_HEADER)
+		rc4_section_key(t.p + t.l.name, t.l.name_len, s->name);
+	while (rc4_ini_next(text, len, &t))
+		if (t.l.kind == RC4_INI_ENTRY && (k = kind_of(&t)) >= 0) {
+			struct rc4_section_value *v = &s->key[k];
+			size_t n = t.l.value_len < sizeof v->value
+					   ? t.l.value_len
+					   : sizeof v->value - 1;
+			memcpy(v->value, t.p + t.l.value, n);
+			v->value[n] = '\0';
+			v->line = line + t.num - 1;
+		}
+	rc4_record_parse(text, len, &s->record);
+}
+
+void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
+		      void *arg)
+{
+	struct rc4_ini_text t = { 0 };
+	size_t start = 0;
+	int line = 0;
+	struct rc4_section s;
+
+	for (bool more = true; more;) {
+		more = rc4_ini_next(buf, len, &t);
+		if (more && t.l.kind != RC4_INI_HEADER)
+			continue;
+		size_t end = more ? t.at : len;
+		if (line != 0) {
+			rc4_section_parse(buf + start, end - start, line, &s);
+			fn(arg, &s);
+		}
+		start = end;
+		line = t.num;
+	}
+}
+
+struct finding {
+	const char *name;
+	int count;
+	struct rc4_section *first, *theirs;
+};
+
+static void found(void *arg, const struct rc4_section *s)
+{
+	struct finding *f = arg;
+
+	if (strcmp(s->name, f->name) != 0)
+		return;
+	if (f->count++ == 0 && f->first != NULL)
+		*f->first = *s;
+	if (f->theirs != NULL && f->theirs->line == 0 &&
+	    s->record.owner != RC4_OWNER_TUNER)
+		*f->theirs = *s;
+}
+
+int rc4_section_find(const char *buf, size_t len, const char *name,
+		     struct rc4_section *first, struct rc4_section *theirs)
+{
+	struct finding f = { name, 0, first, theirs };
+
+	if (first != NULL)
+		memset(first, 0, sizeof *first);
+	if (theirs != NULL)
+		memset(theirs, 0, sizeof *theirs);
+	rc4_section_walk(buf, len, found, &f);
+	return f.count;
+}
+
+/* TEXT with each '\n' written as EOL. */
+static void put_text(FILE *f, const char *text, const char *eol)
+{
+	for (; *text; text++)
+		if (*text == '\n')
+			fputs(eol, f);
+		else
+			fputc(*text, f);
+}
+
+/* How far rc4_section_replace has gone through the old bytes. */
+struct merging {
+	FILE *f;
+	const char *old, *eol;
+	size_t copied;   /* old[0..copied) is dealt with */
+	size_t span_end; /* end of the live section's last content line */
+	bool in_live;
+	unsigned found;
+};
+
+/* At the header T: close the section being replaced, and when T names
+ * the section, put TEXT in its place (the first time) or drop it. */
+static void at_header(struct merging *m, const struct rc4_ini_text *t,
+		      const char *name, const char *text, const char *path)
+{
+	bool named = rc4_section_is(t->p + t->l.name, t->l.name_len, name);
+
+	if (m->in_live) {
+		m->copied = m->span_end; /* drop the section, keep the rest */
+		m->in_live = false;
+		/* An indented header now follows a key line (ours, or one
+		 * before a dropped duplicate): inih would append it to that
+		 * key's value.  It loses its indent. */
+		if (!named && t->l.indented) {
+			fwrite(m->old + m->copied, 1, t->at - m->copied, m->f);
+			m->copied = t->at + t->l.start;
+		}
+	}
+	if (!named)
+		return;
+	/* A UTF-8 BOM before the first line (inih skips it) stays in front
+	 * of whatever replaces that line. */
+	size_t bom = t->at == 0 && t->l.start >= 3 &&
+				     memcmp(t->p, "\xef\xbb\xbf", 3) == 0
+			     ? 3
+			     : 0;
+	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
+	if (m->found++ == 0)
+		put_text(m->f, text, m->eol);
+	else
+		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
+				"line %d (the library would read its kernel "
+				"last)\n",
+			path, name, t->num);
+	m->copied = t->at;
+	m->span_end = t->next;
+	m->in_live = true;
+}
+
+char *rc4_section_replace(const char *old, size_t len, const char *name,
+			  const char *text, const char *path, size_t *outlen)
+{
+	char *out = NULL;
+	const char *nl = memchr(old, '\n', len);
+	struct merging m = { .f = open_memstream(&out, outlen), .old = old,
+			     .eol = nl && nl > old && nl[-1] == '\r' ? "\r\n"
+								       : "\n" };
+	struct rc4_ini_text t = { 0 };
+	bool last_blank = true;
+
+	if (m.f == NULL)
+		return NULL;
+	while (rc4_ini_next(old, len, &t)) {
+		last_blank = t.l.kind == RC4_INI_BLANK;
+		if ((t.l.kind == RC4_INI_ENTRY || t.l.kind == RC4_INI_BAD) &&
+		    m.in_live)
+			m.span_end = t.next;
+		if (t.l.kind == RC4_INI_HEADER)
+			at_header(&m, &t, name, text, path);
+	}
+	if (m.in_live)
+		m.copied = m.span_end;
+	fwrite(old + m.copied, 1, len - m.copied, m.f);
+	if (!m.found) {
+		if (len > 0 && old[len - 1] != '\n')
+			fprintf(m.f, "%s%s", m.eol, m.eol);
+		else if (!last_blank)
+			fputs(m.eol, m.f);
+		put_text(m.f, text, m.eol);
+	}
+	if (fclose(m.f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
