@@ -137,6 +137,11 @@ static const char *from_cpu_section(struct sel *s)
 		say(s, "cpu: %s (%s)", s->section + 4, s->in->cpu->source);
 	else
 		say(s, "cpu: %s", s->section + 4);
+	/* no file (a container, an image not tuned): the rule that follows
+	 * is what applies */
+	if (conf(s) != 0)
+		say(s, "config: this CPU has no section ([%s]): %s", s->section,
+		    s->conf_rc > 0 ? "no config file" : "the file is ignored");
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
