@@ -4,8 +4,9 @@
 # run by ansible-playbook against an inventory of local hosts, each with
 # its own config and fixture section (sealed by tests/seal.py): a host
 # already tuned is left alone, the others are tuned, each installs the
-# local fact and reports through it, every file is fetched.  Everything
-# stays in the scratch directory: HOME and Ansible's paths point there.
+# local fact and reports through it, every file is fetched and merged
+# into the fleet file.  Everything stays in the scratch directory: HOME
+# and Ansible's paths point there.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/.
@@ -117,6 +118,15 @@ for h in tuned one two; do
 		cmp -s "$tmp/$h/rc4tune.conf" "$tmp/fleet/hosts/$h.conf" ||
 		fail "$h: no fact installed or its file not fetched"
 done
+# --- the fleet file: every CPU's section, as the library reads it ---------
+f=$tmp/fleet/rc4tune.conf
+for sec in "$live" "$other1" "$other2"; do
+	grep -qxF "[$sec]" "$f" || fail "no [$sec] in the fleet file"
+done
+"$RC4TUNE" --check-conf "$f" >"$tmp/out" 2>&1 &&
+	RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -q "^  chosen: .* (config line [0-9]* \[$live\])$" &&
+	ok "the fleet file: three CPUs' sections, checked, this CPU's used" ||
+	{ fail "fleet file"; cat "$tmp/out" "$f"; }
 [ -z "$(ls -A "$tmp/home")" ] && ok "nothing written to HOME" ||
 	{ fail "written to HOME:"; ls -AR "$tmp/home"; }
 finish

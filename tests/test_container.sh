@@ -101,11 +101,14 @@ ctr "$tmp/bind" "$tmp/host.conf" /bin/rc4tune --generate-conf --if-missing \
 	{ fail "start on the host's file: exit $rc"; cat "$tmp/out" "$tmp/err"; }
 
 # --- an image with a fleet file: a measured kernel without measuring -----
+# the fleet file, merged from three hosts' files, one of this CPU
 image "$tmp/fleet"
 echo "$others" | while read -r cpu; do
-	sealed "$tmp/fleet$conf" "$cpu" int-8x
+	sealed "$tmp/host-$(echo "$cpu" | tr ' ' _).conf" "$cpu" int-8x
 done
-sealed "$tmp/fleet$conf" "$live" long-1x
+sealed "$tmp/host-live.conf" "$live" long-1x
+"$RC4TUNE" --merge "$tmp"/host-*.conf --output "$tmp/fleet$conf" --quiet ||
+	fail "--merge for the image"
 ctr "$tmp/fleet" '' /bin/prog
 [ "$(cut -d ' ' -f 1 "$tmp/out")" = long-1x ] &&
 	ok "an image's fleet file: this CPU's section among the fleet's" ||

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "explain.h"
 #include "kernels/kernel.h"
+#include "merge.h"
 #include "tune.h"
 
 enum { EXIT_USAGE = 2 };
@@ -25,6 +26,7 @@ static void usage(FILE *f)
 		"       rc4tune --explain [--json]\n"
 		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
 		"       rc4tune --check-conf [FILE]\n"
+		"       rc4tune --merge FILE... --output OUT [--quiet]\n"
 		"       rc4tune --version | --help\n"
 		"\n"
 		"  -g, --generate-conf   time every kernel; write the fastest to\n"
@@ -50,6 +52,9 @@ static void usage(FILE *f)
 		"                        (libcpuid's format)\n"
 		"      --check-conf [FILE]  check a config (default: the one\n"
 		"                        the library reads); exit 1 on errors\n"
+		"      --merge FILE...   one config from many hosts' files (each\n"
+		"                        CPU: a person's section, a confident\n"
+		"                        one, the newer) into --output OUT\n"
 		"  -l, --list            list the kernels this build compiled\n"
 		"  -V, --version         print the version\n"
 		"  -h, --help            print this help\n");
@@ -73,6 +78,8 @@ struct cli {
 	struct tune_opts o;
 	int action; /* the short option of the action; 0: none given */
 	const char *dump, *conf_file;
+	const char *const *files; /* --merge's */
+	int nfiles;
 };
 
 /* Any kind's kernel NAME. */
@@ -136,6 +143,7 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 's':
 	case 'E':
 	case 'H':
+	case 'm':
 	case 'l':
 	case 'V':
 		if (c->action == 0 || c->action == opt) {
@@ -173,6 +181,16 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 				"stdout\n");
 		return EXIT_USAGE;
 	}
+	if (c->action == 'm') {
+		c->files = (const char *const *)argv + i;
+		c->nfiles = argc - i;
+		i = argc;
+		if (c->nfiles == 0 || c->o.output == NULL) {
+			fprintf(stderr, "rc4tune: --merge wants files to merge "
+					"and --output OUT (- for stdout)\n");
+			return EXIT_USAGE;
+		}
+	}
 	/* --check-conf FILE as well as --check-conf=FILE */
 	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
 		c->conf_file = argv[i++];
@@ -206,6 +224,8 @@ static int run(const struct cli *c)
 		return explain_heuristic(c->dump);
 	case 'C':
 		return explain_check_conf(c->conf_file);
+	case 'm':
+		return merge_files(c->files, c->nfiles, c->o.output, c->o.quiet);
 	case 'l':
 		return explain_list();
 	case 'V':
@@ -234,6 +254,7 @@ int main(int argc, char **argv)
 		{ "if-missing", no_argument, NULL, 'M' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "check-conf", optional_argument, NULL, 'C' },
+		{ "merge", no_argument, NULL, 'm' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
