@@ -81,6 +81,10 @@ const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i);
 /* Whether this CPU can run K. */
 int rc4k_usable(const struct rc4k_info *k);
 
+/* Whether K may run here: usable on this CPU and its self-test passed
+ * (run at most once per kernel per process).  Returns NULL, or why not. */
+const char *rc4k_refused(const struct rc4k_info *k);
+
 /* K's self-test, by its kind: 0 when every answer is right. */
 int rc4k_selftest(const struct rc4k_info *k);
 

@@ -54,11 +54,6 @@ const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i)
 	return NULL;
 }
 
-int rc4k_usable(const struct rc4k_info *k)
-{
-	return k->usable == NULL || k->usable();
-}
-
 int rc4k_selftest(const struct rc4k_info *k)
 {
 	return rc4k_kinds[k->kind].selftest(k);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "iniline.h"
+#include "readfile.h"
 #include "section.h"
 
 const char *rc4_conf_path(void)
@@ -42,39 +43,22 @@ static const char *file_kind(mode_t mode)
 				: "not a regular file";
 }
 
-/* Read at most SIZE bytes (what fstat said) from FD; one more means the
- * file changed under us.  Returns the NUL-terminated bytes, or NULL. */
+/* The SIZE bytes (what fstat said) of FD; one more means the file changed
+ * under us.  Returns the NUL-terminated bytes, or NULL with WHY set. */
 static char *slurp(int fd, size_t size, size_t *len, char *why,
 		   size_t whysize)
 {
-	char *buf = malloc(size + 2);
-	size_t got = 0;
+	bool more;
+	char *buf = rc4_read_fd(fd, size, len, &more);
 
-	if (buf == NULL) {
-		snprintf(why, whysize, "out of memory");
-		return NULL;
-	}
-	while (got <= size) {
-		ssize_t n = read(fd, buf + got, size + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, whysize, "cannot read: %s",
-				 strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got > size) {
+	if (buf == NULL)
+		snprintf(why, whysize, "cannot read: %s", strerror(errno));
+	else if (more)
 		snprintf(why, whysize, "changed while being read");
+	if (buf != NULL && more) {
 		free(buf);
-		return NULL;
+		buf = NULL;
 	}
-	buf[got] = '\0';
-	*len = got;
 	return buf;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "cpu.h"
+#include "readfile.h"
 
 /* Linux's x86_family() and x86_model(), which /proc/cpuinfo shows: the
  * extended family is added to base family 15 only, and the extended model
@@ -214,30 +215,24 @@ int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
 #define CPUINFO_ARCH "s390x"
 #endif
 
-/* Up to SIZE - 1 bytes of PATH, cut after its last whole line when
- * longer; the length read, or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
+/* Up to MAX bytes of PATH, cut after its last whole line when longer,
+ * malloc'ed; NULL when it cannot be read or holds no whole line. */
+static char *lines_of(const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	size_t len = 0;
-	ssize_t n = 0;
+	bool more = false;
+	char *text = rc4_read_file(path, max, &len, &more);
 
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 &&
-	       ((n = read(fd, buf + len, size - 1 - len)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		if (n > 0)
-			len += (size_t)n;
-	close(fd);
-	if (n < 0)
-		return -1;
-	if (len == size - 1) {
-		char *nl = memrchr(buf, '\n', len);
-		len = nl != NULL ? (size_t)(nl - buf) + 1 : 0;
+	if (text != NULL && more) {
+		char *nl = memrchr(text, '\n', len);
+		len = nl != NULL ? (size_t)(nl - text) + 1 : 0;
+		text[len] = '\0';
 	}
-	buf[len] = '\0';
-	return (ssize_t)len;
+	if (text != NULL && len == 0) {
+		free(text);
+		text = NULL;
+	}
+	return text;
 }
 
 #if defined(__aarch64__)
@@ -251,14 +246,16 @@ static ssize_t slurp(const char *path, char *buf, size_t size)
  * core the thread runs on, so the library and the tuner could disagree. */
 static int midr_sysfs(uint64_t *midr)
 {
-	char buf[64], *end;
+	char *end, *text = lines_of(
+		"/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", 63);
 
-	if (slurp("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
-		  buf, sizeof buf) <= 0)
+	if (text == NULL)
 		return -1;
 	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 16);
-	if (errno != 0 || end == buf || (*end != '\n' && *end != '\0'))
+	unsigned long long v = strtoull(text, &end, 16);
+	int ok = errno == 0 && end != text && (*end == '\n' || *end == '\0');
+	free(text);
+	if (!ok)
 		return -1;
 	*midr = v;
 	return 0;
@@ -283,9 +280,8 @@ int rc4_cpu_identify(struct rc4_cpu *cpu, const char **why)
 	}
 #endif
 #ifdef CPUINFO_ARCH
-	char *text = malloc(CPUINFO_MAX);
+	char *text = lines_of("/proc/cpuinfo", CPUINFO_MAX);
 	int found = text != NULL &&
-		    slurp("/proc/cpuinfo", text, CPUINFO_MAX) > 0 &&
 		    rc4_cpu_from_cpuinfo(cpu, CPUINFO_ARCH, text) == 0;
 	free(text);
 	if (found) {

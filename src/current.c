@@ -1,7 +1,6 @@
 /* current.c - the kernels this process uses, one per kind: chosen on first
  * use, then read without a lock (zlib-ng's functable pattern); switched by
- * rc4tune_use_kernel and rc4tune_use_batch_kernel.  Self-test verdicts are
- * kept, so a kernel is tested at most once per process. */
+ * rc4tune_use_kernel and rc4tune_use_batch_kernel. */
 #include <config.h>
 
 #include <errno.h>
@@ -58,46 +57,6 @@ const struct rc4k_info *rc4_current(enum rc4k_kind kind)
 	return k;
 }
 
-/* Self-test verdicts (a registry larger than the table only costs
- * repeated tests). */
-static pthread_mutex_t verdict_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	const struct rc4k_info *k;
-	bool ok;
-} verdicts[64];
-static size_t nverdicts;
-
-static bool passes(const struct rc4k_info *k)
-{
-	size_t i = 0;
-	bool ok;
-
-	pthread_mutex_lock(&verdict_lock);
-	while (i < nverdicts && verdicts[i].k != k)
-		i++;
-	if (i < nverdicts) {
-		ok = verdicts[i].ok;
-	} else {
-		ok = rc4k_selftest(k) == 0;
-		if (nverdicts < sizeof verdicts / sizeof verdicts[0]) {
-			verdicts[nverdicts].k = k;
-			verdicts[nverdicts].ok = ok;
-			nverdicts++;
-		}
-	}
-	pthread_mutex_unlock(&verdict_lock);
-	return ok;
-}
-
-const char *rc4_refused(const struct rc4k_info *k)
-{
-	if (!rc4k_usable(k))
-		return "this CPU cannot run it";
-	if (!passes(k))
-		return "it failed its self-test";
-	return NULL;
-}
-
 /* Switch KIND to the kernel NAME, unless it is unknown or may not run. */
 static int use(enum rc4k_kind kind, const char *name)
 {
@@ -108,7 +67,7 @@ static int use(enum rc4k_kind kind, const char *name)
 		errno = name ? ENOENT : EINVAL;
 		return -1;
 	}
-	if (rc4_refused(k) != NULL) {
+	if (rc4k_refused(k) != NULL) {
 		errno = ENOTSUP;
 		return -1;
 	}

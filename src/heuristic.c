@@ -15,7 +15,6 @@
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
-#include "select.h"
 
 /* A row; the tables end with a row whose kernels are NULL. */
 struct rule {
@@ -176,7 +175,7 @@ const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
 	for (; names && *names; names++) {
 		const struct rc4k_info *k = find(kind, *names);
 		const char *why = k == NULL ? "not in this build"
-				  : here    ? rc4_refused(k)
+				  : here    ? rc4k_refused(k)
 					    : NULL;
 		if (why == NULL)
 			return k;

@@ -27,7 +27,7 @@ typedef void rc4_skip_fn(void *arg, const char *name, const char *why,
 /* The one walk from the rule for CPU to a kernel of KIND, for the
  * library's selection, the tuner, --heuristic and --explain alike: the
  * rule's kernels in order, passing over one FIND does not know (not in
- * this build) and, when HERE, one that rc4_refused refuses (this CPU
+ * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses (this CPU
  * cannot run it, or it fails its self-test).  Without HERE the CPU is not
  * here to ask (a CPUID dump's).  SKIPPED (may be NULL) hears of each one
  * passed over.  Returns the kernel, or NULL when none is left: then the

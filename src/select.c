@@ -205,7 +205,7 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		if (name == NULL)
 			continue;
 		const struct rc4k_info *k = in->find(kind, name);
-		const char *why = k == NULL ? NULL : rc4_refused(k);
+		const char *why = k == NULL ? NULL : rc4k_refused(k);
 		if (k != NULL && why == NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,

@@ -61,10 +61,6 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   const struct rc4_select_in *in, char *trail,
 				   size_t size);
 
-/* Whether K may run here: usable on this CPU and its self-test passed
- * (run at most once per kernel per process).  Returns NULL, or why not. */
-const char *rc4_refused(const struct rc4k_info *k);
-
 /* S with every byte outside printable ASCII made '?', in place: names
  * from the environment and config files reach terminals through the trail
  * and --check-conf, and must not carry escape sequences there. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "cpu.h"
+#include "section.h"
 #include "testutil.h"
 #include "tuner/checkconf.h"
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "conf.h"
+#include "readfile.h"
 #include "testutil.h"
 #include "section.h"
 #include "tuner/confwrite.h"
@@ -51,12 +52,12 @@ static void put(const char *file, const char *text)
 /* FILE's bytes (at most SIZE - 1), or "" when it does not exist. */
 static const char *slurp(const char *file, char *buf, size_t size)
 {
-	int fd = open(file, O_RDONLY);
-	ssize_t n = fd < 0 ? 0 : read(fd, buf, size - 1);
+	size_t n = 0;
+	bool more;
+	char *text = rc4_read_file(file, size - 1, &n, &more);
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	memcpy(buf, text ? text : "", n + 1);
+	free(text);
 	return buf;
 }
 

@@ -13,10 +13,12 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "heuristic.h"
+#include "readfile.h"
+#include "section.h"
 #include "rc4tune.h"
 #include "select.h"
 #include "testutil.h"
-#include "tuner/cpuid.h"
+#include "tuner/cpudump.h"
 
 static char conf_path[sizeof test_dir + 16];
 
@@ -277,7 +279,7 @@ START_TEST(test_selftest_once)
 	int after_first = broken_setups;
 	ck_assert_int_gt(after_first, 0);
 	ck_assert_str_eq(pick("fx-broken", NULL, &k8), "int-8x");
-	ck_assert_str_eq(rc4_refused(&fx_broken.info),
+	ck_assert_str_eq(rc4k_refused(&fx_broken.info),
 			 "it failed its self-test");
 	ck_assert_int_eq(broken_setups, after_first);
 }
@@ -383,7 +385,7 @@ START_TEST(test_heuristic_table)
 #ifdef RC4TUNE_X86_64
 		ck_assert_msg(k != NULL, "%s: not in the x86-64 build", *n);
 #endif
-		const char *why = k ? rc4_refused(k) : "not in this build";
+		const char *why = k ? rc4k_refused(k) : "not in this build";
 		char line[128];
 		snprintf(line, sizeof line, "heuristic: \"%s\": %s;", *n, why);
 		if (why == NULL)
@@ -728,13 +730,14 @@ END_TEST
 /* Up to SIZE - 1 bytes of PATH, or NULL. */
 static char *slurp(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	size_t n;
+	bool more;
+	char *text = rc4_read_file(path, size - 1, &n, &more);
 
-	if (f == NULL)
+	if (text == NULL)
 		return NULL;
-	size_t n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	memcpy(buf, text, n + 1);
+	free(text);
 	return buf;
 }
 

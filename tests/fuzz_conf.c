@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int kind = 0; kind < RC4K_KINDS; kind++) {
 		const struct rc4k_info *k =
 			rc4_select((enum rc4k_kind)kind, &in, trail, sizeof trail);
-		must(k != NULL && rc4_refused(k) == NULL,
+		must(k != NULL && rc4k_refused(k) == NULL,
 		     "selection chose a kernel that may not run");
 		must(memchr(trail, '\0', sizeof trail) != NULL,
 		     "trail not a string");
@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rc == 0 && v->line != 0
 				? rc4k_find((enum rc4k_kind)kind, v->name)
 				: NULL;
-		if (want != NULL && rc4_refused(want) == NULL)
+		if (want != NULL && rc4k_refused(want) == NULL)
 			must(k == want,
 			     "selection skipped this CPU's valid kernel");
 	}

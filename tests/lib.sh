@@ -27,6 +27,31 @@ left_said() {
 		[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$3" "$tmp/err"
 }
 
+# live_section PROGRAM...: $live, this CPU's section name, as PROGRAM
+# --section prints it (rc4tune(1)); the test is skipped where the CPU is
+# not identified.
+live_section() {
+	live=$("$@" --section 2>"$tmp/live.err") ||
+		skip "this CPU is not identified: $(cat "$tmp/live.err")"
+}
+
+# record_fixture SECTION KERNEL CONFIDENCE WHY [SCORES...]: on stdout,
+# SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD):
+# its result line, a history line for each SCORES ("NAME:SCORE,..."), its
+# key line; sealed once in its file (seal FILE).
+record_fixture() {
+	printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n' "$1"
+	printf ';@ result key=kernel value=%s confidence=%s why=%s\n' "$2" "$3" "$4"
+	fixture_kernel=$2
+	shift 4
+	for s in "$@"; do
+		printf ';@ history key=kernel at=2026-01-01T00:00:00Z confidence=high scores=%s\n' "$s"
+	done
+	printf 'kernel = %s\n' "$fixture_kernel"
+}
+# seal FILE: the right checksum into every record of FILE (tests/seal.py).
+seal() { python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"; }
+
 # The last line of a test: exit 1 after saying how many checks failed.
 finish() {
 	[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }

@@ -6,18 +6,16 @@
 # stop the next run.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
+# KILL_TRIALS: how many kills (40); KILL_DELAYS: the delays in seconds,
+# blank-separated, to replay a run (it prints the ones it drew).
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 TRIALS=${KILL_TRIALS:-40}
 
 
-# This CPU's section: the heuristic's line is "KERNEL<tab>SECTION: rule".
-section=$("$RC4TUNE" --heuristic 2>/dev/null | head -n 1 | cut -f2 | sed 's/: .*//')
-case $section in
-"cpu "*) ;;
-*) echo "SKIP: this CPU is not identified, --generate-conf cannot run"; exit 77 ;;
-esac
+live_section "$RC4TUNE"
+section=$live
 
 # The old file: this CPU's section between others, and enough other CPUs'
 # profiles that writing it takes a while.
@@ -76,11 +74,15 @@ check() {
 
 # Kill at random moments over the whole run, more of them late, where the
 # file is written: a delay in [0, 1.2 x span] ms, squared toward the end.
+if [ -z "${KILL_DELAYS:-}" ]; then
+	KILL_DELAYS=$(od -An -N"$((TRIALS * 2))" -tu2 /dev/urandom |
+		awk -v s="$span" '{ for (i = 1; i <= NF; i++) { f = $i / 65535
+			printf "%s%.3f", n++ ? " " : "", (1 - (1 - f) * (1 - f)) * s * 1.2 / 1000 } }')
+fi
+TRIALS=$(echo $KILL_DELAYS | wc -w)
+echo "kill delays (replay: KILL_DELAYS='$KILL_DELAYS')"
 old=0 new=0 leftovers=0 trial=1
-seeds=$(od -An -N"$((TRIALS * 2))" -tu2 /dev/urandom)
-for r in $seeds; do
-	delay=$(awk -v r="$r" -v s="$span" 'BEGIN {
-		f = r / 65535; printf "%.3f", (1 - (1 - f) * (1 - f)) * s * 1.2 / 1000 }')
+for delay in $KILL_DELAYS; do
 	"$RC4TUNE" --generate-conf --force --budget 0.2 --quiet --output "$conf" &
 	pid=$!
 	sleep "$delay"

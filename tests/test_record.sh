@@ -6,13 +6,14 @@
 # history keeps the last runs.  Short budgets; no timing is asserted.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
-# RC4TUNE_TEST_DATA, the source tree's tests/.
+# RC4TUNE_SEAM, tests/rc4tune_seam (made-up rates); RC4TUNE_TEST_DATA, the
+# source tree's tests/; TEST_EMULATOR, if set, runs a cross-built program.
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
 command -v python3 >/dev/null || { echo "SKIP: no python3 for seal.py"; exit 77; }
-seal() { python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"; }
 
 # tune FILE [ARGS...]: a short --generate-conf into FILE; $rc, $tmp/out,
 # $tmp/err.
@@ -24,12 +25,10 @@ tune() {
 	rc=$?
 }
 
+live_section "$RC4TUNE"
 tune "$tmp/a.conf" --quiet
-live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/a.conf")
-if [ -z "$live" ]; then
-	echo "SKIP: no section written here: $(cat "$tmp/err")"
-	exit 77
-fi
+[ "$(head -n 1 "$tmp/a.conf")" = "[$live]" ] ||
+	{ fail "the section written is not [$live] (rc4tune --section)"; cat "$tmp/err"; }
 
 # --- the record: its lines, its sum as seal.py computes it ---------------
 cp "$tmp/a.conf" "$tmp/a.sealed"
@@ -128,6 +127,47 @@ head -n 5 "$tmp/pin.conf" | cmp -s - "$tmp/pin.head" &&
 	[ $rc -eq 0 ] && grep -q "^\[$live\]" "$tmp/pin.conf" &&
 	ok "a run under [pin] rewrites [$live] only" ||
 	{ fail "run under [pin]: rc=$rc"; cat "$tmp/err"; head "$tmp/pin.conf"; }
+
+# --- one reading of a section name: blanks inside count -----------------
+# "[cpu  VENDOR ...]", two blanks or a tab, is another CPU's section for
+# the library, the tuner and --explain alike: the run adds this CPU's, and
+# the library reads it.
+for sep in '  ' "$(printf '\t')"; do
+	odd=$(printf '%s' "$live" | sed "s/ /$sep/")
+	printf '[%s]\nkernel = int-1x\n' "$odd" >"$tmp/odd.conf"
+	cp "$tmp/odd.conf" "$tmp/odd.before"
+	tune "$tmp/odd.conf" --quiet
+	k=$(awk -v h="[$live]" '$0 == h { p = 1 } p && /^kernel = / { print $3; exit }' "$tmp/odd.conf")
+	RC4TUNE_CONF=$tmp/odd.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
+	[ $rc -eq 0 ] && [ -n "$k" ] && [ "$(head -n 1 "$tmp/out")" = "$k" ] &&
+		head -n 2 "$tmp/odd.conf" | cmp -s - "$tmp/odd.before" &&
+		grep -q "^config $tmp/odd.conf:4: \[$live\]: the tuner's" "$tmp/out" &&
+		! grep -q "odd.conf:1:" "$tmp/out" &&
+		ok "[$odd] is not [$live]: the run adds [$live], which the library reads" ||
+		{ fail "[$odd] read two ways: rc=$rc"; cat "$tmp/err" "$tmp/out" "$tmp/odd.conf"; }
+done
+
+# --- record values the tuner never writes: a person's section -----------
+# A sealed score of 1e300 (%.3f would copy it back as 300 digits, a line
+# the library refuses) or inf (it would outweigh every later run).
+record_fixture "$live" int-4x high - "int-4x:1e300,char-4x:0.500" >"$tmp/big.conf"
+seal "$tmp/big.conf"
+cp "$tmp/big.conf" "$tmp/big.conf.before"
+tune "$tmp/big.conf" --quiet
+kept "$tmp/big.conf" "its record holds values rc4tune never writes" 1
+tune "$tmp/big.conf" --quiet --force
+[ $rc -eq 0 ] && "$RC4TUNE" --check-conf "$tmp/big.conf" >/dev/null 2>&1 &&
+	! grep -q 1e300 "$tmp/big.conf" &&
+	ok "--force replaces a record scored 1e300; the file stays one the library reads" ||
+	{ fail "a score of 1e300: rc=$rc"; cat "$tmp/err"; }
+record_fixture "$live" int-4x high - "int-4x:inf,char-4x:0.500" >"$tmp/inf.conf"
+seal "$tmp/inf.conf"
+RC4TUNE_SEAM_RATES="int-4x=50,50,50 char-4x=100,100,100" ${TEST_EMULATOR:-} \
+	"$RC4TUNE_SEAM" --generate-conf --force --quiet --output "$tmp/inf.conf" \
+	2>"$tmp/err"
+grep -q '^kernel = char-4x$' "$tmp/inf.conf" &&
+	ok "a score of inf does not keep its kernel against a run it lost in every phase" ||
+	{ fail "a score of inf"; cat "$tmp/err"; grep '^;@\|^kernel' "$tmp/inf.conf"; }
 
 # --- the history: this run first, then the earlier ones, at most four ---
 cp "$tmp/a.conf" "$tmp/h.conf"

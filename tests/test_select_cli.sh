@@ -164,7 +164,10 @@ if ! "$RC4TUNE" --heuristic >"$tmp/live" 2>"$tmp/err"; then
 fi
 echo "this CPU: $(cat "$tmp/live")"
 heur=$(head -n 1 "$tmp/live" | cut -f 1)
-live=$(head -n 1 "$tmp/live" | cut -f 2 | sed 's/:.*//') # "cpu VENDOR FAMILY MODEL"
+live=$("$RC4TUNE" --section)
+[ "$(head -n 1 "$tmp/live" | cut -f 2 | sed 's/:.*//')" = "$live" ] &&
+	ok "--section: $live, as --heuristic names it" ||
+	fail "--section says $live, --heuristic: $(head -n 1 "$tmp/live")"
 built "$heur" && ok "--heuristic: $heur, in this build" ||
 	fail "--heuristic: $heur is not in this build"
 # Many CPUs have no rule (qemu-i386's K7-like AuthenticAMD 6 6, Hygon,

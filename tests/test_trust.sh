@@ -29,18 +29,16 @@ stop_busy() {
 	busy=
 }
 
-if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
-	echo "SKIP: this CPU is not identified: $(cat "$tmp/h")"
-	exit 77
-fi
-live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
+live_section "$RC4TUNE"
 
-# tuned KERNEL CONFIDENCE FILE: a section an earlier run wrote, with its
-# record, sealed by tests/seal.py (the format of rc4tune.conf(5)).
+# tuned KERNEL CONFIDENCE FILE: [default], then this CPU's section as an
+# earlier run wrote it, sealed.
 tuned() {
-	printf '[default]\nkernel = int-8x\n\n[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n;@ result key=kernel value=%s confidence=%s why=%s\nkernel = %s\n' \
-		"$live" "$1" "$2" "$([ "$2" = high ] && echo - || echo busy)" "$1" >"$3"
-	python3 "$RC4TUNE_TEST_DATA/seal.py" "$3"
+	{
+		printf '[default]\nkernel = int-8x\n\n'
+		record_fixture "$live" "$1" "$2" "$([ "$2" = high ] && echo - || echo busy)"
+	} >"$3"
+	seal "$3"
 }
 confident() { tuned "$1" high "$2"; }
 

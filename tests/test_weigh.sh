@@ -31,25 +31,15 @@ tune() {
 		--output "$tmp/c.conf" 2>"$tmp/err"
 	rc=$?
 }
-RC4TUNE_SEAM_RATES="$A=1,1,1" seam --generate-conf --output - \
-	>"$tmp/live" 2>&1
-live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/live")
-[ -n "$live" ] || { echo "SKIP: no section here: $(cat "$tmp/live")"; exit 77; }
+live_section seam
 
 # tuned KERNEL [SCORES...]: this CPU's section as a confident earlier run
 # wrote it, with a history run for each SCORES ("NAME:SCORE,...").
 tuned() {
 	k=$1
 	shift
-	{
-		printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n' "$live"
-		printf ';@ result key=kernel value=%s confidence=high why=-\n' "$k"
-		for s in "$@"; do
-			printf ';@ history key=kernel at=2026-01-01T00:00:00Z confidence=high scores=%s\n' "$s"
-		done
-		printf 'kernel = %s\n' "$k"
-	} >"$tmp/c.conf"
-	python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/c.conf"
+	record_fixture "$live" "$k" high - "$@" >"$tmp/c.conf"
+	seal "$tmp/c.conf"
 }
 # wrote KERNEL CONFIDENCE WHY: the section's kernel and its result line
 wrote() {

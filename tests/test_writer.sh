@@ -38,11 +38,7 @@ refused() {
 	fi
 }
 
-if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
-	echo "SKIP: this CPU is not identified: $(cat "$tmp/h")"
-	exit 77
-fi
-live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
+live_section "$RC4TUNE"
 
 # --- symlinks another user planted are not followed -------------------
 if $root; then

@@ -190,7 +190,7 @@ static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 	if (strcmp(sec, "default") != 0 && strcmp(sec, "pin") != 0 &&
 	    (c->section == NULL || strcmp(sec, c->section) != 0))
 		return;
-	const char *why = rc4_refused(k);
+	const char *why = rc4k_refused(k);
 	if (why != NULL)
 		note(c, num, true, "%s \"%s\" in [%s]: %s", what, value, sec,
 		     why);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "confwrite.h"
+#include "readfile.h"
 
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
@@ -416,29 +417,16 @@ static int open_live(const struct confwrite *w, int *fd, struct stat *st)
 /* All of the file FD (at most the library's size), malloc'ed. */
 static char *read_old(const struct confwrite *w, int fd, size_t *len)
 {
-	char *buf = malloc(RC4_CONF_MAX_SIZE + 1);
-	size_t n = 0;
-	ssize_t r = 1;
+	bool more;
+	char *buf = rc4_read_fd(fd, RC4_CONF_MAX_SIZE, len, &more);
 
 	if (buf == NULL) {
-		fail(w->path, NULL, ENOMEM);
-		return NULL;
-	}
-	while (n <= RC4_CONF_MAX_SIZE && r != 0) {
-		r = pread(fd, buf + n, RC4_CONF_MAX_SIZE + 1 - n, (off_t)n);
-		if (r < 0 && errno != EINTR) {
-			fail(w->path, "cannot read it", errno);
-			free(buf);
-			return NULL;
-		}
-		n += r > 0 ? (size_t)r : 0;
-	}
-	if (n > RC4_CONF_MAX_SIZE) {
+		fail(w->path, "cannot read it", errno);
+	} else if (more) {
 		refuse(w->path, "grew past %d bytes", RC4_CONF_MAX_SIZE);
 		free(buf);
-		return NULL;
+		buf = NULL;
 	}
-	*len = n;
 	return buf;
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checkconf.h"
-#include "cpuid.h"
+#include "cpudump.h"
 #include "explain.h"
 #include "heuristic.h"
 #include "json.h"
@@ -296,18 +296,39 @@ static void passed_over(void *arg, const char *name, const char *why,
 					 "; %s: %s", name, why);
 }
 
+/* The CPU of DUMP (a raw CPUID dump), or NULL: this one; 0, or -1 after
+ * saying why not. */
+static int identify(struct rc4_cpu *cpu, const char *dump)
+{
+	const char *why;
+
+	if ((dump ? cpuid_from_dump(cpu, dump, &why)
+		  : rc4_cpu_identify(cpu, &why)) == 0)
+		return 0;
+	fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU", why);
+	return -1;
+}
+
+int explain_section(const char *dump)
+{
+	struct rc4_cpu cpu;
+	char section[RC4_SECTION_MAX];
+
+	if (identify(&cpu, dump) != 0)
+		return EXIT_FAILURE;
+	rc4_section_name(&cpu, section);
+	printf("%s\n", section);
+	return EXIT_SUCCESS;
+}
+
 int explain_heuristic(const char *dump)
 {
 	struct rc4_cpu cpu;
-	const char *why, *rule;
+	const char *rule;
 	char section[RC4_SECTION_MAX];
 
-	if ((dump ? cpuid_from_dump(&cpu, dump, &why)
-		  : rc4_cpu_identify(&cpu, &why)) != 0) {
-		fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU",
-			why);
+	if (identify(&cpu, dump) != 0)
 		return EXIT_FAILURE;
-	}
 	rc4_section_name(&cpu, section);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };

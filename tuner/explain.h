@@ -1,5 +1,5 @@
 /* explain.h - rc4tune's questions about kernels and the selection: --list,
- * --explain, --heuristic, --check-conf.  Each returns the exit status. */
+ * --explain, --heuristic, --section, --check-conf.  Each returns the exit status. */
 #ifndef RC4_EXPLAIN_H
 #define RC4_EXPLAIN_H
 
@@ -17,6 +17,10 @@ int explain_choice(bool json);
 /* The heuristic's kernel, then the rule: for this CPU, or for the raw
  * CPUID dump DUMP (libcpuid's format) when not NULL. */
 int explain_heuristic(const char *dump);
+
+/* The section name of this CPU (or of DUMP's), alone on a line: what
+ * --generate-conf writes and the library reads. */
+int explain_section(const char *dump);
 
 /* Check the config FILE (NULL: the one the library reads): problems as
  * FILE:LINE on stderr; 1 when any is an error. */

@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		"       rc4tune --list\n"
 		"       rc4tune --explain [--json]\n"
 		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
+		"       rc4tune --section [--cpuid-dump FILE]\n"
 		"       rc4tune --check-conf [FILE]\n"
 		"       rc4tune --merge FILE... --output OUT [--quiet]\n"
 		"       rc4tune --version | --help\n"
@@ -48,6 +49,7 @@ static void usage(FILE *f)
 		"  -q, --quiet           print only errors and warnings\n"
 		"      --explain         the kernel programs get here, and why\n"
 		"      --heuristic       the CPUID rules' kernel for this CPU\n"
+		"      --section         this CPU's section name, alone\n"
 		"      --cpuid-dump FILE ... or for this raw CPUID dump\n"
 		"                        (libcpuid's format)\n"
 		"      --check-conf [FILE]  check a config (default: the one\n"
@@ -144,6 +146,7 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 'E':
 	case 'H':
 	case 'm':
+	case 'S':
 	case 'l':
 	case 'V':
 		if (c->action == 0 || c->action == opt) {
@@ -194,8 +197,9 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 	/* --check-conf FILE as well as --check-conf=FILE */
 	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
 		c->conf_file = argv[i++];
-	if (c->dump != NULL && c->action != 'H') {
-		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic\n");
+	if (c->dump != NULL && c->action != 'H' && c->action != 'S') {
+		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic "
+				"or --section\n");
 		return EXIT_USAGE;
 	}
 	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
@@ -222,6 +226,8 @@ static int run(const struct cli *c)
 		return explain_choice(c->o.json);
 	case 'H':
 		return explain_heuristic(c->dump);
+	case 'S':
+		return explain_section(c->dump);
 	case 'C':
 		return explain_check_conf(c->conf_file);
 	case 'm':
@@ -251,6 +257,7 @@ int main(int argc, char **argv)
 		{ "explain", no_argument, NULL, 'E' },
 		{ "heuristic", no_argument, NULL, 'H' },
 		{ "cpuid-dump", required_argument, NULL, 'D' },
+		{ "section", no_argument, NULL, 'S' },
 		{ "if-missing", no_argument, NULL, 'M' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "check-conf", optional_argument, NULL, 'C' },

@@ -293,7 +293,7 @@ static bool less_sure(const struct tuning *t, const struct rc4_section *sec)
 		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
 						       v->name);
 		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
-					  ki == NULL || rc4_refused(ki)))
+					  ki == NULL || rc4k_refused(ki)))
 			return false;
 	}
 	return true;
@@ -387,7 +387,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	struct rc4_section sec;
+	struct rc4_section sec, theirs;
 	char why[RC4_CONF_WHY_MAX], *buf;
 	size_t len = 0;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
@@ -396,18 +396,20 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
 	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
-	bool found = rc4_section_find(buf, len, t->section, &sec, NULL) > 0;
+	bool found = rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
 	free(buf);
 	if (!found)
 		return false;
-	const struct rc4_record r = sec.record;
-	if (r.owner != RC4_OWNER_TUNER && !t->o->force) {
+	/* a person's duplicate speaks too: the run would keep the file */
+	if (theirs.line != 0 && !t->o->force) {
 		if (!t->o->quiet)
-			printf("rc4tune: [%s] in %s is %s: nothing to do "
-			       "(--force replaces it)\n",
-			       t->section, path, rc4_owner_name(r.owner));
+			printf("rc4tune: [%s] in %s (line %d) is %s: nothing to "
+			       "do (--force replaces it)\n",
+			       t->section, path, theirs.line,
+			       rc4_owner_name(theirs.record.owner));
 		return true;
 	}
+	const struct rc4_record r = sec.record;
 	/* every key the run wrote; kernel = in any case */
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
@@ -416,7 +418,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		if (!r.key[k].present && k != RC4K_SINGLE)
 			continue;
 		if (r.key[k].uncertain ||
-		    kv->line == 0 || ki == NULL || rc4_refused(ki) != NULL) {
+		    kv->line == 0 || ki == NULL || rc4k_refused(ki) != NULL) {
 			if (!t->o->quiet && r.key[k].uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",

@@ -1,8 +1,8 @@
-/* cpuid.h - a CPU's identity from a raw CPUID dump in libcpuid's format
+/* cpudump.h - a CPU's identity from a raw CPUID dump in libcpuid's format
  * (rc4tune --heuristic --cpuid-dump), decoded as the library decodes the
  * live CPU's. */
-#ifndef RC4_CPUID_H
-#define RC4_CPUID_H
+#ifndef RC4_CPUDUMP_H
+#define RC4_CPUDUMP_H
 
 #include "cpu.h"
 

@@ -1,4 +1,4 @@
-/* cpuid.c - a CPU's identity from a raw CPUID dump: libcpuid reads the
+/* cpudump.c - a CPU's identity from a raw CPUID dump: libcpuid reads the
  * dump (only leaves 0 and 1 matter), the library's own decoding names the
  * CPU, so a dump gives the section the live CPU would get, for vendors
  * libcpuid does not know too. */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cpuid.h"
+#include "cpudump.h"
 
 /* Dumps are a few kilobytes. */
 #define DUMP_MAX (1024 * 1024)
