@@ -17,10 +17,7 @@ set -u
 command -v ansible-playbook >/dev/null ||
 	skip "no ansible-playbook (Debian's ansible-core) to run the playbook"
 command -v python3 >/dev/null || skip "no python3 for seal.py"
-if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
-	skip "this CPU is not identified: $(cat "$tmp/h")"
-fi
-live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
+live_section "$RC4TUNE"
 book=$RC4TUNE_TEST_DATA/../doc/examples/ansible/rc4tune.yml
 
 # Ansible's own files (config, temporary files, caches) in $tmp alone.
@@ -51,13 +48,11 @@ EOF
 chmod 755 "$tmp/bin/rc4tune" || exit 99
 PATH=$tmp/bin:$PATH
 
-# fixture FILE SECTION KERNEL AT: a confident section the tuner wrote at
-# AT, sealed, appended to FILE.
+# fixture FILE SECTION KERNEL: FILE with a confident section the tuner
+# wrote, sealed.
 fixture() {
-	printf '[%s]\n;@ rc4tune v=1 at=%s by=0.1.0 sum=0000000000000000\n;@ result key=kernel value=%s confidence=high why=-\nkernel = %s\n\n' \
-		"$2" "$4" "$3" "$3" >"$tmp/section"
-	python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/section"
-	cat "$tmp/section" >>"$1"
+	record_fixture "$2" "$3" high - >"$1"
+	seal "$1"
 }
 # Two other CPUs, neither this one.
 others=$(printf '%s\n' 'cpu GenuineIntel 6 85' 'cpu arm64-0x41 8 0xd0c' \
@@ -68,9 +63,9 @@ other2=$(echo "$others" | sed -n 2p)
 # Three hosts: "tuned" has a confident section for this CPU; "one" and
 # "two" only another CPU's.
 mkdir "$tmp/tuned" "$tmp/one" "$tmp/two" || exit 99
-fixture "$tmp/tuned/rc4tune.conf" "$live" int-4x 2026-01-01T00:00:00Z
-fixture "$tmp/one/rc4tune.conf" "$other1" int-8x 2026-02-01T00:00:00Z
-fixture "$tmp/two/rc4tune.conf" "$other2" long-1x 2026-03-01T00:00:00Z
+fixture "$tmp/tuned/rc4tune.conf" "$live" int-4x
+fixture "$tmp/one/rc4tune.conf" "$other1" int-8x
+fixture "$tmp/two/rc4tune.conf" "$other2" long-1x
 for h in tuned one two; do
 	cp "$tmp/$h/rc4tune.conf" "$tmp/$h.before"
 	echo "$h rc4tune_conf=$tmp/$h/rc4tune.conf rc4tune_fact_dir=$tmp/$h/facts.d"

@@ -22,10 +22,7 @@ unshare -m true 2>"$tmp/err" ||
 	skip "no mount namespace here (unshare -m: $(cat "$tmp/err"))"
 command -v python3 >/dev/null || skip "no python3 for seal.py"
 command -v ldd >/dev/null || skip "no ldd to find the programs' libraries"
-if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
-	skip "this CPU is not identified: $(cat "$tmp/h")"
-fi
-live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
+live_section "$RC4TUNE"
 conf=$sysconfdir/rc4tune.conf
 
 # image DIR: a root file system with /bin/rc4tune, /bin/prog and the
@@ -59,9 +56,8 @@ ctr() {
 # sealed FILE SECTION KERNEL: a confident section the tuner wrote, sealed,
 # appended to FILE.
 sealed() {
-	printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n;@ result key=kernel value=%s confidence=high why=-\nkernel = %s\n\n' \
-		"$2" "$3" "$3" >"$tmp/section"
-	python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/section"
+	{ record_fixture "$2" "$3" high -; echo; } >"$tmp/section"
+	seal "$tmp/section"
 	cat "$tmp/section" >>"$1"
 }
 others=$(printf '%s\n' 'cpu GenuineIntel 6 85' 'cpu arm64-0x41 8 0xd0c' \

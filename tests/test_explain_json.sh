@@ -12,10 +12,7 @@ set -u
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
 command -v python3 >/dev/null || skip "no python3 to read the JSON"
-if ! "$RC4TUNE" --heuristic >"$tmp/h" 2>&1; then
-	skip "this CPU is not identified: $(cat "$tmp/h")"
-fi
-live=$(head -n 1 "$tmp/h" | cut -f 2 | sed 's/: .*//')
+live_section "$RC4TUNE"
 RC4TUNE_CONF=$tmp/rc4tune.conf
 export RC4TUNE_CONF
 
@@ -46,12 +43,12 @@ want() {
 	done
 	if [ -z "$bad" ]; then ok "$what"; else fail "$what:$bad"; cat "$tmp/j"; fi
 }
-# sealed FILE KEY-LINES RECORD-LINES: this CPU's section with a record,
-# sealed by tests/seal.py, after a [default].
+# sealed FILE CONFIDENCE WHY: after a [default], this CPU's section with
+# kernel = int-4x, as the tuner wrote it, sealed.
 sealed() {
-	printf '[default]\nkernel = int-8x\n\n[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n%s\n%s\n' \
-		"$live" "$3" "$2" >"$1"
-	python3 "$RC4TUNE_TEST_DATA/seal.py" "$1"
+	{ printf '[default]\nkernel = int-8x\n\n'
+		record_fixture "$live" int-4x "$2" "$3"; } >"$1"
+	seal "$1"
 }
 
 # --- no config: the CPU rule, the same trail as the text ---------------
@@ -76,8 +73,7 @@ assert lines == text, (lines, text)
 EOF
 
 # --- this CPU's section, the tuner's: confident, then uncertain ----------
-sealed "$RC4TUNE_CONF" 'kernel = int-4x' \
-	';@ result key=kernel value=int-4x confidence=high why=-'
+sealed "$RC4TUNE_CONF" high -
 explain "confident"
 want "the tuner's confident section: source, file, line, owner" \
 	kernel.name='"int-4x"' kernel.source='"section"' \
@@ -85,8 +81,7 @@ want "the tuner's confident section: source, file, line, owner" \
 	kernel.confidence='"high"' kernel.uncertain_because=null \
 	config_status='"read"' section.line=4 section.owner='"tuner"' \
 	section.by='"0.1.0"' section.at='"2026-01-01T00:00:00Z"'
-sealed "$RC4TUNE_CONF" 'kernel = int-4x' \
-	';@ result key=kernel value=int-4x confidence=uncertain why=busy'
+sealed "$RC4TUNE_CONF" uncertain busy
 explain "uncertain"
 want "an uncertain record: its confidence and why" \
 	kernel.confidence='"uncertain"' kernel.uncertain_because='"busy"'
@@ -97,8 +92,7 @@ explain "a person's"
 want "a person's section: no confidence" kernel.name='"long-1x"' \
 	kernel.owner='"person"' kernel.confidence=null section.owner='"person"' \
 	section.by=null kernel.line=2
-sealed "$RC4TUNE_CONF" 'kernel = int-4x' \
-	';@ result key=kernel value=int-4x confidence=high why=-'
+sealed "$RC4TUNE_CONF" high -
 sed -i 's/^kernel = int-4x$/kernel = long-1x/' "$RC4TUNE_CONF"
 explain "edited"
 want "an edited section: a person's now" kernel.name='"long-1x"' \

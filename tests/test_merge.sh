@@ -16,11 +16,12 @@ set -u
 command -v python3 >/dev/null || skip "no python3 for seal.py"
 x='cpu GenuineIntel 6 85' y='cpu AuthenticAMD 25 17' z='cpu arm64-0x41 8 0xd0c'
 
-# tuner NAME CONFIDENCE AT KERNEL: a section the tuner wrote (sealed when
-# its file is); person NAME KERNEL: one a person wrote.
+# tuner NAME CONFIDENCE AT KERNEL: a section the tuner wrote at AT
+# (sealed when its file is); person NAME KERNEL: one a person wrote.
 tuner() {
-	printf '[%s]\n;@ rc4tune v=1 at=%s by=0.1.0 sum=0000000000000000\n;@ result key=kernel value=%s confidence=%s why=%s\n; a comment of the tuner'"'"'s\nkernel = %s\n\n' \
-		"$1" "$3" "$4" "$2" "$([ "$2" = high ] && echo - || echo busy)" "$4"
+	fixture_at=$3 record_fixture "$1" "$4" "$2" \
+		"$([ "$2" = high ] && echo - || echo busy)"
+	echo
 }
 person() { printf '[%s]\nkernel = %s\n\n' "$1" "$2"; }
 # run WHAT STATUS ARGS...: rc4tune ARGS (out, err in $tmp), its status.
@@ -59,7 +60,7 @@ mkdir "$tmp/hosts" || exit 99
 	echo '[default]'; echo 'kernel = long-1x'; echo
 	tuner "$y" high 2026-02-01T00:00:00Z char-4x
 	person "$z" int-1x; } >"$tmp/hosts/c.conf"
-for h in a b c; do python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/hosts/$h.conf"; done
+for h in a b c; do seal "$tmp/hosts/$h.conf"; done
 a=$tmp/hosts/a.conf b=$tmp/hosts/b.conf c=$tmp/hosts/c.conf
 
 # --- a new fleet file -------------------------------------------------------
@@ -92,7 +93,7 @@ cmp -s "$tmp/crlf.conf" "$tmp/fleet.conf" && ok "CRLF input: the same file" ||
 # --- into an existing OUT: its [default] and other lines stay -----------
 printf '; the fleet file\n[default]\nkernel = char-4x\n\n' >"$tmp/old.conf"
 tuner "$x" high 2026-01-01T00:00:00Z long-1x >>"$tmp/old.conf"
-python3 "$RC4TUNE_TEST_DATA/seal.py" "$tmp/old.conf"
+seal "$tmp/old.conf"
 cp "$tmp/old.conf" "$tmp/fleet2.conf"
 run "merge into an existing file" 0 --merge "$a" "$b" "$c" --output "$tmp/fleet2.conf"
 head -n 1 "$tmp/fleet2.conf" | grep -q '^; the fleet file$' &&
