@@ -18,8 +18,9 @@ prog=$top_builddir/tests/setuid_env
 [ -z "${TEST_EMULATOR:-}" ] ||
 	skip "a chroot cannot hold the emulator that runs the build's programs"
 [ "$(id -u)" -eq 0 ] || skip "not root: a chroot and bind mounts need root"
-unshare -m true 2>"$tmp/err" ||
-	skip "no mount namespace here (unshare -m: $(cat "$tmp/err"))"
+mkdir "$tmp/probe" || exit 99
+unshare -m mount --bind /proc "$tmp/probe" 2>"$tmp/err" ||
+	skip "no bind mount in a mount namespace here (unshare -m: $(cat "$tmp/err"))"
 command -v python3 >/dev/null || skip "no python3 for seal.py"
 command -v ldd >/dev/null || skip "no ldd to find the programs' libraries"
 live_section "$RC4TUNE"
