@@ -8,11 +8,12 @@
 # when the library would refuse it; --output -; usage errors.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
-# RC4TUNE_TEST_DATA, the source tree's tests/.
+# RC4TUNE_TEST_DATA, the source tree's tests/; HOLDLOCKS, tests/holdlocks.
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
 : "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
+: "${HOLDLOCKS:?set HOLDLOCKS to tests/holdlocks}"
 command -v python3 >/dev/null || skip "no python3 for seal.py"
 x='cpu GenuineIntel 6 85' y='cpu AuthenticAMD 25 17' z='cpu arm64-0x41 8 0xd0c'
 
@@ -140,6 +141,23 @@ ln -s /dev/null "$tmp/.locked.conf.lock"
 run "a planted lock file" 1 --merge "$a" --output "$tmp/locked.conf"
 grep -q 'locked.conf.lock' "$tmp/err" && ok "the lock file checked as --generate-conf checks it" ||
 	cat "$tmp/err"
+
+# ... and held by another run (holdlocks as this user), waited for 10 s,
+# then given up: nothing written.
+cp "$tmp/fleet.conf" "$tmp/held.conf" && cp "$tmp/fleet.conf" "$tmp/held.before"
+"$HOLDLOCKS" -c "$tmp/.held.conf.lock" >"$tmp/holder" &
+holder=$!
+at_exit() { kill $holder 2>/dev/null; }
+while ! grep -qs '^ready$' "$tmp/holder"; do
+	kill -0 $holder 2>/dev/null || { fail "holdlocks died"; break; }
+	sleep 0.05
+done
+run "the lock held" 1 --merge "$a" "$b" --output "$tmp/held.conf"
+grep -q "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing written" "$tmp/err" &&
+	cmp -s "$tmp/held.conf" "$tmp/held.before" &&
+	ok "the lock held by another run: waited, gave up, the file as it was" ||
+	cat "$tmp/err"
+kill $holder
 
 # --- usage ----------------------------------------------------------------
 run "--merge without --output" 2 --merge "$a"
