@@ -247,8 +247,7 @@ static void record_write(FILE *f, const struct rc4_record *r)
 			history_line(f, rc4k_kinds[k].key, &r->key[k].run[i]);
 }
 
-/* Put the checksum into the record of the section SEC (LEN bytes). */
-static void seal(char *sec, size_t len)
+void rc4_section_seal(char *sec, size_t len)
 {
 	char sum[SUM_DIGITS + 1];
 	struct rc4_ini_text ln = { 0 };
@@ -290,7 +289,7 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 		free(text);
 		return NULL;
 	}
-	seal(text, n);
+	rc4_section_seal(text, n);
 	if (len != NULL)
 		*len = n;
 	return text;

@@ -139,6 +139,11 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 char *rc4_section_build(const char *name, const struct rc4_record *r,
 			const char *comment, size_t *len);
 
+/* Put the checksum of the section TEXT (LEN bytes, its header line first)
+ * into its record's "rc4tune" line, as rc4_section_build does: for a
+ * section whose record was written otherwise. */
+void rc4_section_seal(char *text, size_t len);
+
 /* OLD (LEN bytes, any bytes) with the section named NAME replaced by TEXT
  * (a whole section: header line first, '\n' line ends; they become "\r\n"
  * in a file whose first line ends so), or TEXT appended when there is

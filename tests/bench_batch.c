@@ -143,52 +143,58 @@ static void select_cand(const struct cand *c)
 		rc4tune_use_kernel(c->name);
 }
 
-int main(int argc, char **argv)
+/* --rounds N and --ms MS into *ROUNDS and *SECS: 0, or 2 after the
+ * usage. */
+static int options(int argc, char **argv, int *rounds, double *secs)
 {
-	static struct cand cands[MAXC];
-	const char *lib_single = rc4tune_kernel_name(); /* the library's pick */
-	const char *lib_batch = rc4tune_batch_kernel_name();
-	int n = 0, rounds = 9;
-	double secs = 0.004;
-	const char *name;
-	int usable;
-
 	for (int a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
-			rounds = atoi(argv[++a]);
+			*rounds = atoi(argv[++a]);
 		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
-			secs = atof(argv[++a]) / 1000;
+			*secs = atof(argv[++a]) / 1000;
 		else
-			rounds = 0;
+			*rounds = 0;
 	}
-	if (rounds < 1 || rounds > MAXROUNDS || secs <= 0) {
-		fprintf(stderr, "usage: bench_batch [--rounds 1..%d] [--ms MS]\n",
-			MAXROUNDS);
-		return 2;
-	}
+	if (*rounds >= 1 && *rounds <= MAXROUNDS && *secs > 0)
+		return 0;
+	fprintf(stderr, "usage: bench_batch [--rounds 1..%d] [--ms MS]\n",
+		MAXROUNDS);
+	return 2;
+}
+
+/* Every usable batch kernel, every usable single-stream kernel and
+ * OpenSSL's RC4 into C; how many. */
+static int candidates(struct cand *c)
+{
+	const char *name;
+	int n = 0, usable;
+
 	for (size_t i = 0; n < MAXC - 1 &&
 			   (name = rc4tune_batch_kernel_info(i, NULL, &usable));
 	     i++)
 		if (usable)
-			cands[n++] = (struct cand){ .name = name, .what = BATCH };
+			c[n++] = (struct cand){ .name = name, .what = BATCH };
 	for (size_t i = 0; n < MAXC - 1 &&
 			   (name = rc4tune_kernel_info(i, NULL, &usable));
 	     i++)
 		if (usable)
-			cands[n++] = (struct cand){ .name = name, .what = SINGLE };
+			c[n++] = (struct cand){ .name = name, .what = SINGLE };
 #ifdef HAVE_LIBCRYPTO
-	cands[n++] = (struct cand){ .name = "openssl", .what = OPENSSL };
+	c[n++] = (struct cand){ .name = "openssl", .what = OPENSSL };
 #endif
+	return n;
+}
 
-	for (int r = 0; r < rounds; r++)
-		for (int i = 0; i < n; i++) {
-			select_cand(&cands[i]);
-			cands[i].keys[r] = slice_keys(&cands[i], secs);
-			cands[i].mbs[r] = slice_stream(&cands[i], secs);
-		}
+/* The candidates to set beside each other: -1 where there is none. */
+struct bests {
+	int batch_keys, batch_mbs, single, openssl;
+};
 
-	int best_batch_keys = -1, best_batch_mbs = -1, best_single = -1;
-	int openssl = -1;
+/* Each candidate's medians over ROUNDS, and the best of each kind. */
+static struct bests medians(struct cand *cands, int n, int rounds)
+{
+	struct bests b = { -1, -1, -1, -1 };
+
 	for (int i = 0; i < n; i++) {
 		struct cand *c = &cands[i];
 		qsort(c->keys, rounds, sizeof(double), cmp_double);
@@ -196,20 +202,26 @@ int main(int argc, char **argv)
 		c->keys_med = c->keys[rounds / 2];
 		c->mbs_med = c->mbs[rounds / 2];
 		if (c->what == OPENSSL)
-			openssl = i;
+			b.openssl = i;
 		else if (c->what == SINGLE &&
-			 (best_single < 0 ||
-			  c->mbs_med > cands[best_single].mbs_med))
-			best_single = i;
+			 (b.single < 0 || c->mbs_med > cands[b.single].mbs_med))
+			b.single = i;
 		if (c->what != BATCH)
 			continue;
-		if (best_batch_keys < 0 ||
-		    c->keys_med > cands[best_batch_keys].keys_med)
-			best_batch_keys = i;
-		if (best_batch_mbs < 0 ||
-		    c->mbs_med > cands[best_batch_mbs].mbs_med)
-			best_batch_mbs = i;
+		if (b.batch_keys < 0 ||
+		    c->keys_med > cands[b.batch_keys].keys_med)
+			b.batch_keys = i;
+		if (b.batch_mbs < 0 || c->mbs_med > cands[b.batch_mbs].mbs_med)
+			b.batch_mbs = i;
 	}
+	return b;
+}
+
+/* One row a candidate, the library's picks marked. */
+static void table(const struct cand *cands, int n)
+{
+	const char *lib_single = rc4tune_kernel_name();
+	const char *lib_batch = rc4tune_batch_kernel_name();
 
 	printf("%-31s %12s %14s\n", "", "keys/s", "MB/s");
 	printf("%-31s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
@@ -228,15 +240,34 @@ int main(int argc, char **argv)
 			       ? "  <- library's pick"
 			       : "");
 	}
-	if (best_batch_keys < 0 || best_single < 0)
+}
+
+int main(int argc, char **argv)
+{
+	static struct cand cands[MAXC];
+	int rounds = 9;
+	double secs = 0.004;
+
+	if (options(argc, argv, &rounds, &secs) != 0)
+		return 2;
+	int n = candidates(cands);
+	for (int r = 0; r < rounds; r++)
+		for (int i = 0; i < n; i++) {
+			select_cand(&cands[i]);
+			cands[i].keys[r] = slice_keys(&cands[i], secs);
+			cands[i].mbs[r] = slice_stream(&cands[i], secs);
+		}
+	struct bests b = medians(cands, n, rounds);
+	table(cands, n);
+	if (b.batch_keys < 0 || b.single < 0)
 		return 1;
-	if (openssl >= 0)
+	if (b.openssl >= 0)
 		printf("keys/s: best batch (%s) / OpenSSL RC4_set_key+RC4 = "
 		       "%.2f\n",
-		       cands[best_batch_keys].name,
-		       cands[best_batch_keys].keys_med / cands[openssl].keys_med);
+		       cands[b.batch_keys].name,
+		       cands[b.batch_keys].keys_med / cands[b.openssl].keys_med);
 	printf("8x1024 aggregate: best batch (%s) / best single (%s) = %.2f\n",
-	       cands[best_batch_mbs].name, cands[best_single].name,
-	       cands[best_batch_mbs].mbs_med / cands[best_single].mbs_med);
+	       cands[b.batch_mbs].name, cands[b.single].name,
+	       cands[b.batch_mbs].mbs_med / cands[b.single].mbs_med);
 	return 0;
 }

@@ -1,11 +1,13 @@
 /* fuzz_conf.c - libFuzzer over the library's config reader and selection:
- * the input is a config file, read as the library reads it (no hooks) and
+ * the input is a config file (or, after a first byte 'G', the bytes
+ * confgen.h builds one from), read as the library reads it (no hooks) and
  * as --check-conf does (its hooks), then given to the selection of every
  * kind for a fixed CPU.  Built and run by `make fuzz` only.
  *
  * Besides no crash, leak or UB, it checks that both reads agree, that a
- * refused file yields nothing, and that the selection takes this CPU's
- * kernel whenever the file is read and names a kernel that runs here. */
+ * refused file yields nothing, and that the selection takes the pinned
+ * kernel, else this CPU's, whenever the file is read and names one that
+ * runs here. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "conf.h"
+#include "confgen.h"
 #include "select.h"
 #include "tuner/checkconf.h"
 
@@ -56,9 +59,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		must(fd >= 0, "mkstemp");
 		atexit(remove_file);
 	}
+	char *built = NULL;
+	size_t len = 0;
+	if (size > 0 && data[0] == 'G') {
+		FILE *f = open_memstream(&built, &len);
+		must(f != NULL, "out of memory");
+		confgen(f, NULL, data + 1, size - 1, SECTION);
+		must(fclose(f) == 0, "out of memory");
+		data = (const uint8_t *)built;
+		size = len;
+	}
 	must(ftruncate(fd, 0) == 0 &&
 		     pwrite(fd, data, size, 0) == (ssize_t)size,
 	     "writing the input");
+	free(built);
 
 	int rc = rc4_conf_read(path, SECTION, &plain, NULL, why, sizeof why);
 	int rc2 = checkconf(path, SECTION, on_note, NULL, &checked, why,
@@ -80,14 +94,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     "selection chose a kernel that may not run");
 		must(memchr(trail, '\0', sizeof trail) != NULL,
 		     "trail not a string");
-		const struct rc4_conf_value *v = &plain.value[kind][RC4_CONF_CPU];
-		const struct rc4k_info *want =
-			rc == 0 && v->line != 0
-				? rc4k_find((enum rc4k_kind)kind, v->name)
-				: NULL;
-		if (want != NULL && rc4k_refused(want) == NULL)
-			must(k == want,
-			     "selection skipped this CPU's valid kernel");
+		/* [pin] first, then this CPU's section */
+		for (int slot = RC4_CONF_PIN; slot <= RC4_CONF_CPU; slot++) {
+			const struct rc4_conf_value *v = &plain.value[kind][slot];
+			const struct rc4k_info *want =
+				rc == 0 && v->line != 0
+					? rc4k_find((enum rc4k_kind)kind, v->name)
+					: NULL;
+			if (want == NULL || rc4k_refused(want) != NULL)
+				continue;
+			must(k == want, "selection skipped the pinned or this "
+					"CPU's valid kernel");
+			break;
+		}
 	}
 	return 0;
 }

@@ -1,9 +1,10 @@
-/* fuzz_merge.c - libFuzzer over the section module's merge (rc4_section_replace,
- * --generate-conf writes), in memory.  Input: the first byte picks the
- * section (its low 2 bits) and a distance below the library's size limit
- * (the other 6), the second the kernel, and with its top bit set, pads
- * the old file with comment lines in front up to that distance below the
- * limit; the rest is the old file.  Built and run by `make fuzz` only.
+/* fuzz_merge.c - libFuzzer over the section module's merge
+ * (rc4_section_replace, what --generate-conf writes), in memory.  Input:
+ * the first byte picks the section (its low 2 bits) and a distance below
+ * the library's size limit (the other 6), the second the kernel, and with
+ * its top bit set, pads the old file with comment lines in front up to
+ * that distance below the limit; the rest is the old file, or with the
+ * second byte's bit 0x40 set, the bytes confgen.h builds one from.  Built and run by `make fuzz` only.
  *
  * Besides no crash, leak or UB, it checks that the new section is in the
  * result, that merging again changes nothing, that the writer's check
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "conf.h"
+#include "confgen.h"
 #include "section.h"
 
 static char path[] = "/tmp/fuzz_merge.XXXXXX";
@@ -80,7 +82,8 @@ static char *pad(const char *old, size_t len, size_t gap, size_t *padded)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* blanks inside and around, as names_section must tolerate */
+	/* a name with inner blanks, which rc4_section_is matches byte for
+	 * byte */
 	static const char *const sections[] = {
 		"cpu GenuineIntel 6 207", "cpu AuthenticAMD 15 65",
 		"cpu  Shanghai  7 1", "default",
@@ -102,7 +105,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *kernel = kernels[data[1] % 3];
 	const char *old = (const char *)data + 2;
 	size_t oldlen = size - 2;
-	char *padded = NULL;
+	char *padded = NULL, *built = NULL;
+	if (data[1] & 0x40) {
+		FILE *f = open_memstream(&built, &oldlen);
+		must(f != NULL, "out of memory");
+		confgen(f, NULL, (const uint8_t *)old, size - 2, section);
+		must(fclose(f) == 0, "out of memory");
+		old = built;
+	}
 	if (data[1] & 0x80)
 		old = padded = pad(old, oldlen, (size_t)(data[0] >> 2) * 2,
 				   &oldlen);
@@ -144,5 +154,6 @@ out:
 	free(once);
 	free(twice);
 	free(padded);
+	free(built);
 	return 0;
 }

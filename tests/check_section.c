@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* check_section.c - the section module (section.h): one identity, the
+ * sections of a file and whose they are, a section built, sealed and read
+ * back, record values the tuner never writes, record lines within the
+ * reader's line limit. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include "conf.h"
+#include "section.h"
+#include "testutil.h"
+
+#define CPU "cpu AuthenticAMD 23 1"
+
+/* One identity: blanks at the ends do not count, blanks inside do. */
+START_TEST(test_identity)
+{
+	static const struct rc4_cpu via = { .vendor = "VIA VIA VIA ",
+					    .family = 6, .model = 15 };
+	char name[RC4_SECTION_MAX];
+
+	ck_assert(rc4_section_is(CPU, strlen(CPU), CPU));
+	ck_assert(rc4_section_is(" " CPU "\t", strlen(CPU) + 2, CPU));
+	ck_assert(!rc4_section_is("cpu  AuthenticAMD 23 1", 22, CPU));
+	ck_assert(!rc4_section_is("cpu\tAuthenticAMD 23 1", 21, CPU));
+	ck_assert(!rc4_section_is("CPU AuthenticAMD 23 1", 21, CPU));
+	rc4_section_name(&via, name);
+	ck_assert_str_eq(name, "cpu VIA_VIA_VIA 6 15");
+}
+END_TEST
+
+/* R: a result for the single kind, and NRUNS runs of four leaders each
+ * named PREFIX and a digit. */
+static void record(struct rc4_record *r, bool uncertain, int nruns,
+		   const char *prefix)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->at, sizeof r->at, "2026-12-01T00:00:00Z");
+	struct rc4_record_key *k = &r->key[RC4K_SINGLE];
+	k->present = true;
+	snprintf(k->value, sizeof k->value, "int-4x");
+	k->uncertain = uncertain;
+	snprintf(k->why, sizeof k->why, "%s", uncertain ? "busy" : "-");
+	k->nruns = nruns;
+	for (int i = 0; i < nruns; i++) {
+		struct rc4_record_run *run = &k->run[i];
+		snprintf(run->at, sizeof run->at, "%s", r->at);
+		run->n = RC4_RECORD_LEADERS;
+		for (int j = 0; j < run->n; j++) {
+			snprintf(run->lead[j].name, sizeof run->lead[j].name,
+				 "%s%d", prefix, j);
+			run->lead[j].score = 1.0 - 0.1 * j;
+		}
+	}
+}
+
+/* Built, sealed, read back: the tuner's, its key as inih reads it; an
+ * edit makes it a person's. */
+START_TEST(test_build_parse)
+{
+	struct rc4_record r;
+	struct rc4_section s;
+	size_t len;
+
+	record(&r, true, 2, "k");
+	char *text = rc4_section_build(CPU, &r, "; a table\n", &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(len, strlen(text));
+	rc4_section_parse(text, len, 7, &s);
+	ck_assert_str_eq(s.name, CPU);
+	ck_assert_int_eq(s.record.owner, RC4_OWNER_TUNER);
+	ck_assert_str_eq(s.key[RC4K_SINGLE].value, "int-4x");
+	ck_assert_int_eq(s.key[RC4K_SINGLE].line, 7 + 6);
+	ck_assert(s.record.key[RC4K_SINGLE].uncertain);
+	ck_assert_str_eq(s.record.key[RC4K_SINGLE].why, "busy");
+	ck_assert_int_eq(s.record.key[RC4K_SINGLE].nruns, 2);
+	ck_assert_str_eq(s.record.key[RC4K_SINGLE].run[1].lead[3].name, "k3");
+	memcpy(strstr(text, "kernel = int-4x") + 9, "int-8x", 6);
+	rc4_section_parse(text, len, 1, &s);
+	ck_assert_int_eq(s.record.owner, RC4_OWNER_EDITED);
+	ck_assert_str_eq(s.key[RC4K_SINGLE].value, "int-8x");
+	free(text);
+}
+END_TEST
+
+/* Sealed, a history score the tuner never writes makes the record one it
+ * cannot trust: a person's section. */
+START_TEST(test_untrusted)
+{
+	static const struct {
+		const char *score;
+		enum rc4_owner owner;
+	} cases[] = {
+		{ "1.000", RC4_OWNER_TUNER },	  { "0.050", RC4_OWNER_TUNER },
+		{ "1e300", RC4_OWNER_UNTRUSTED }, { "inf", RC4_OWNER_UNTRUSTED },
+		{ "nan", RC4_OWNER_UNTRUSTED },	  { "0", RC4_OWNER_UNTRUSTED },
+		{ "-1", RC4_OWNER_UNTRUSTED },	  { "1.5", RC4_OWNER_UNTRUSTED },
+		{ "0.5x", RC4_OWNER_UNTRUSTED },
+	};
+	struct rc4_record r;
+	char text[512];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(text, sizeof text, "[" CPU "]\n"
+			 ";@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 "
+			 "sum=0000000000000000\n"
+			 ";@ result key=kernel value=int-4x confidence=high "
+			 "why=-\n"
+			 ";@ history key=kernel at=2026-01-01T00:00:00Z "
+			 "confidence=high scores=int-4x:%s\n"
+			 "kernel = int-4x\n",
+			 cases[i].score);
+		rc4_section_seal(text, strlen(text));
+		rc4_record_parse(text, strlen(text), &r);
+		ck_assert_msg(r.owner == cases[i].owner, "score %s: owner %d",
+			      cases[i].score, (int)r.owner);
+	}
+}
+END_TEST
+
+/* Names of the longest a record keeps: each history line keeps the
+ * leaders that fit the reader's limit, and the file stays one the
+ * library reads. */
+START_TEST(test_line_limit)
+{
+	struct rc4_record r;
+	char why[RC4_CONF_WHY_MAX], prefix[RC4_RECORD_NAME_MAX - 1];
+	size_t len;
+	int line;
+
+	memset(prefix, 'n', sizeof prefix - 1);
+	prefix[sizeof prefix - 1] = '\0';
+	record(&r, false, RC4_RECORD_RUNS, prefix);
+	char *text = rc4_section_build(CPU, &r, NULL, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(rc4_conf_check(text, len, &line, why, sizeof why) == 0,
+		      "line %d: %s", line, why);
+	rc4_record_parse(text, len, &r);
+	ck_assert_int_eq(r.owner, RC4_OWNER_TUNER);
+	ck_assert_int_eq(r.key[RC4K_SINGLE].nruns, RC4_RECORD_RUNS);
+	ck_assert_int_lt(r.key[RC4K_SINGLE].run[0].n, RC4_RECORD_LEADERS);
+	ck_assert_int_gt(r.key[RC4K_SINGLE].run[0].n, 0);
+	free(text);
+}
+END_TEST
+
+/* A file's sections: how many are this CPU's, the first, and the first
+ * that is not the tuner's (a later duplicate speaks too). */
+START_TEST(test_find)
+{
+	struct rc4_record r;
+	struct rc4_section first, theirs;
+	char file[2048];
+
+	record(&r, true, 0, "k");
+	char *text = rc4_section_build(CPU, &r, NULL, NULL);
+	ck_assert_ptr_nonnull(text);
+	snprintf(file, sizeof file, "[default]\nkernel = int-8x\n%s"
+		 "[cpu  AuthenticAMD 23 1]\nkernel = char-1x\n"
+		 "[ " CPU " ]\nkernel = long-1x ; a person's\n", text);
+	ck_assert_int_eq(rc4_section_find(file, strlen(file), CPU, &first,
+					  &theirs), 2);
+	ck_assert_int_eq(first.line, 3);
+	ck_assert_int_eq(first.record.owner, RC4_OWNER_TUNER);
+	ck_assert_int_eq(theirs.record.owner, RC4_OWNER_HAND);
+	ck_assert_str_eq(theirs.key[RC4K_SINGLE].value, "long-1x");
+	ck_assert_str_eq(theirs.name, CPU);
+	/* the tuner's four lines, then the near miss's two */
+	ck_assert_int_eq(theirs.line, first.line + 4 + 2);
+	ck_assert_int_eq(rc4_section_find(file, strlen(file), "cpu X 1 2",
+					  &first, &theirs), 0);
+	ck_assert_int_eq(first.line, 0);
+	ck_assert_int_eq(theirs.line, 0);
+	free(text);
+}
+END_TEST
+
+/* Replaced in place, a duplicate dropped, other bytes kept; added at the
+ * end where there is none. */
+START_TEST(test_replace)
+{
+	const char *old = "[default]\r\nkernel = int-8x\r\n[" CPU "]\r\n"
+			  "kernel = char-1x\r\n; next\r\n[cpu X 1 2]\r\n"
+			  "kernel = int-1x\r\n";
+	size_t len;
+	char *out = rc4_section_replace(old, strlen(old), CPU,
+					"[" CPU "]\nkernel = int-4x\n", "t",
+					&len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, "[default]\r\nkernel = int-8x\r\n[" CPU "]\r\n"
+			      "kernel = int-4x\r\n; next\r\n[cpu X 1 2]\r\n"
+			      "kernel = int-1x\r\n");
+	free(out);
+	out = rc4_section_replace("[cpu X 1 2]\nkernel = a\n", 23, CPU,
+				  "[" CPU "]\nkernel = b\n", "t", &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, "[cpu X 1 2]\nkernel = a\n\n[" CPU "]\nkernel = b\n");
+	free(out);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("section");
+	TCase *tc = tcase_create("module");
+
+	tcase_add_test(tc, test_identity);
+	tcase_add_test(tc, test_build_parse);
+	tcase_add_test(tc, test_untrusted);
+	tcase_add_test(tc, test_line_limit);
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_replace);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}

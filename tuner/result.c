@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* result.c - a run's result into the config (result.h): the choice for
+ * each key, the record and the section, or the file kept. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "conf.h"
+#include "report.h"
+#include "result.h"
+
+const char *result_kernel(const struct result *t, int k)
+{
+	return t->got[k]->kr[t->choice[k].kernel].k->name;
+}
+
+/* The library takes a config whole or not at all: fail when the file just
+ * written (this section, or another line kept as it was) would not give
+ * this CPU the kernels measured, so a postinst hears that the tuning has
+ * no effect until the file is mended.  Under the lock: it reads this
+ * run's file. */
+int result_written(const char *path, void *arg)
+{
+	const struct result *t = arg;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0; /* a device or a pipe took the text */
+	int r = rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		if (t->got[k] == NULL)
+			continue;
+		const char *want = result_kernel(t, k);
+		const char *got = conf.value[k][RC4_CONF_CPU].name;
+		if (r == 0 && strcmp(got, want) == 0)
+			continue;
+		fprintf(stderr, "rc4tune: error: %s: written, but the library "
+				"will not use %s = %s from it: ",
+			path, rc4k_kinds[k].key, want);
+		if (r == 0)
+			fprintf(stderr, "it reads %s = %s", rc4k_kinds[k].key,
+				got);
+		else if (conf.bad_line != 0)
+			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
+		else
+			fprintf(stderr, "%s", why);
+		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* This run of M as the record's history keeps it: its leading kernels,
+ * scored against its best. */
+static void this_run(struct rc4_record_run *run, const struct measurement *m,
+		     bool uncertain, const char *at)
+{
+	double best = m->kr[m->best].score;
+
+	snprintf(run->at, sizeof run->at, "%s", at);
+	run->uncertain = uncertain;
+	run->n = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct kresult *kr = &m->kr[i];
+		if (kr->status != KERNEL_OK)
+			continue;
+		int j = run->n < RC4_RECORD_LEADERS ? run->n++ : RC4_RECORD_LEADERS;
+		/* insertion: the slower ones move down, the last drops */
+		for (; j > 0 && run->lead[j - 1].score < kr->score / best; j--)
+			if (j < RC4_RECORD_LEADERS)
+				run->lead[j] = run->lead[j - 1];
+		if (j < RC4_RECORD_LEADERS) {
+			snprintf(run->lead[j].name, sizeof run->lead[j].name,
+				 "%s", kr->k->name);
+			run->lead[j].score = kr->score / best;
+		}
+	}
+}
+
+/* The record for T's measurements: each key's result, and its history:
+ * this run, then PRIOR's runs (the section's record, when it was the
+ * tuner's; else NULL). */
+static void make_record(const struct result *t, const struct rc4_record *prior,
+			struct rc4_record *r)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->at, sizeof r->at, "%s", t->at);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct measurement *m = t->got[k];
+		const struct choice *c = &t->choice[k];
+		struct rc4_record_key *rk = &r->key[k];
+		if (m == NULL)
+			continue;
+		rk->present = true;
+		snprintf(rk->value, sizeof rk->value, "%s", result_kernel(t, k));
+		rk->uncertain = c->uncertain;
+		snprintf(rk->why, sizeof rk->why, "%s",
+			 c->why_code ? c->why_code : "-");
+		this_run(&rk->run[0], m, c->uncertain, t->at);
+		rk->nruns = 1;
+		for (int i = 0; prior && i < prior->key[k].nruns &&
+				rk->nruns < RC4_RECORD_RUNS;
+		     i++)
+			rk->run[rk->nruns++] = prior->key[k].run[i];
+	}
+}
+
+/* The section for T's measurements, sealed, malloc'ed; NULL after saying
+ * why. */
+static char *section_text(const struct result *t, const struct rc4_record *prior)
+{
+	char *comment = NULL, *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&comment, &len);
+	struct rc4_record r;
+	const char *notes[RC4K_KINDS];
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		notes[k] = t->choice[k].note;
+	if (f != NULL) {
+		report_comment(f, t->got, notes);
+		if (fclose(f) == 0) {
+			make_record(t, prior, &r);
+			text = rc4_section_build(t->section, &r, comment, NULL);
+		}
+	}
+	if (text == NULL)
+		perror("rc4tune");
+	free(comment);
+	return text;
+}
+
+const char *result_doubt(const struct result *t)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL && t->choice[k].uncertain)
+			return t->choice[k].why;
+	return NULL;
+}
+
+/* Whether this run is uncertain about a key that the file's section SEC
+ * holds with confidence, and the library takes that key from the file:
+ * a file it refuses, or a key it cannot use here, is no result to keep. */
+static bool less_sure(const struct result *t, const struct rc4_section *sec)
+{
+	const struct rc4_record *r = &sec->record;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
+	bool doubt = false;
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
+			 r->key[k].present && !r->key[k].uncertain;
+	if (!doubt ||
+	    rc4_conf_read(t->path, t->section, &conf, NULL, why, sizeof why))
+		return false;
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
+		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
+						       v->name);
+		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
+					  ki == NULL || rc4k_refused(ki)))
+			return false;
+	}
+	return true;
+}
+
+char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
+		    void *arg)
+{
+	struct result *t = arg;
+	struct rc4_section sec, theirs;
+	int found = rc4_section_find(old, len, t->section, &sec, &theirs);
+
+	t->kept = NULL;
+	t->kept_surer = false;
+	if (!t->force && theirs.line != 0) {
+		t->kept = rc4_owner_name(theirs.record.owner);
+		t->kept_line = theirs.line;
+		return NULL;
+	}
+	const struct rc4_record *mine =
+		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
+							     : NULL;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (t->got[k] != NULL)
+			t->choice[k] = decide(t->got[k],
+					      mine ? &mine->key[k] : NULL,
+					      t->heuristic[k]);
+	if (mine != NULL && !t->force && less_sure(t, &sec)) {
+		t->kept = "more confident than this run";
+		t->kept_surer = true;
+		return NULL;
+	}
+	char *text = section_text(t, mine), *out = NULL;
+	if (text != NULL && (out = rc4_section_replace(old, len, t->section, text,
+						       t->path, outlen)) == NULL)
+		perror("rc4tune");
+	free(text);
+	*err = out == NULL;
+	return out;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* result.h - a run's result into the config, under the writer's lock:
+ * for each key measured, the choice (decide.h) weighed with this CPU's
+ * section, then the record and the section built and put into the file's
+ * bytes (section.h), or the file kept (a person's section, or one the
+ * library uses that is more confident than this run); then the check that
+ * the library reads what was written. */
+#ifndef RC4_RESULT_H
+#define RC4_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "decide.h"
+#include "measure.h"
+#include "section.h"
+
+struct result {
+	/* What the run measured, and where it goes. */
+	const char *section; /* this CPU's */
+	const char *path;    /* the config, as the library reads it */
+	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
+	const struct measurement *const *got; /* per kind; NULL: not measured */
+	const char *const *heuristic;         /* per kind: the rule's kernel */
+	bool force;          /* replace a person's section too */
+	/* What result_update decided: each measured key's choice; why the
+	 * file was kept (NULL: written) and the section's line; whether as
+	 * more confident rather than as a person's. */
+	struct choice choice[RC4K_KINDS];
+	const char *kept;
+	int kept_line;
+	bool kept_surer;
+};
+
+/* A confwrite_hooks.update, ARG a struct result: the file OLD (LEN bytes)
+ * with this run's section, *OUTLEN bytes, or NULL to keep the file (then
+ * r->kept says why; *ERR set on a failure, said on stderr). */
+char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
+		    void *arg);
+
+/* A confwrite_hooks.written, ARG a struct result: 0 when the library
+ * reads from PATH the kernels this run wrote, else -1 after saying why. */
+int result_written(const char *path, void *arg);
+
+/* The name of the kernel of kind K that the run writes. */
+const char *result_kernel(const struct result *r, int k);
+
+/* Why a key's result is uncertain, or NULL when each is confident. */
+const char *result_doubt(const struct result *r);
+
+#endif
