@@ -22,6 +22,7 @@ struct sel {
 	struct rc4_conf conf;
 	int conf_rc; /* rc4_conf_read's; 2: not read yet */
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
+	int line; /* the config line of the step's key, 0 if none */
 };
 
 /* At most this much of a name from the environment or a config file goes
@@ -119,6 +120,7 @@ static const char *from_conf(struct sel *s, int which, const char *section)
 	}
 	snprintf(s->step, sizeof s->step, "config line %d [%s]", v->line,
 		 section);
+	s->line = v->line;
 	return v->name;
 }
 
@@ -135,6 +137,11 @@ static const char *from_cpu_section(struct sel *s)
 		say(s, "cpu: %s (%s)", s->section + 4, s->in->cpu->source);
 	else
 		say(s, "cpu: %s", s->section + 4);
+	/* no file (a container, an image not tuned): the rule that follows
+	 * is what applies */
+	if (conf(s) != 0)
+		say(s, "config: this CPU has no section ([%s]): %s", s->section,
+		    s->conf_rc > 0 ? "no config file" : "the file is ignored");
 	return from_conf(s, RC4_CONF_CPU, s->section);
 }
 
@@ -168,24 +175,32 @@ static const char *from_heuristic(struct sel *s)
 	return k ? k->name : NULL;
 }
 
-/* The precedence, first to last; the portable default comes after. */
+/* The precedence, first to last (enum rc4_source's order); the portable
+ * default comes after. */
 static const char *(*const precedence[])(struct sel *) = {
 	from_env, from_pin, from_cpu_section, from_default, from_heuristic,
 };
+_Static_assert(sizeof precedence / sizeof precedence[0] == RC4_FROM_PORTABLE,
+	       "one step for each enum rc4_source before the portable default");
 
-const struct rc4k_info *rc4_select(enum rc4k_kind kind,
-				   const struct rc4_select_in *in, char *trail,
-				   size_t size)
+const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
+				       const struct rc4_select_in *in,
+				       char *trail, size_t size,
+				       struct rc4_choice *how)
 {
+	struct rc4_choice ignored;
 	struct sel s = { .kind = kind, .in = in, .buf = trail, .size = size,
 			 .conf_rc = 2 };
 	const struct rc4k_kind_info *ki = &rc4k_kinds[kind];
 
+	if (how == NULL)
+		how = &ignored;
 	if (trail != NULL && size > 0)
 		trail[0] = '\0';
 	if (in->cpu != NULL)
 		rc4_section_name(in->cpu, s.section);
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
+		s.line = 0;
 		const char *name = precedence[i](&s);
 		if (name == NULL)
 			continue;
@@ -193,6 +208,8 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 		const char *why = k == NULL ? NULL : rc4k_refused(k);
 		if (k != NULL && why == NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
+			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
+						    s.conf_rc };
 			return k;
 		}
 		bool cut = strlen(name) > SHOWN_MAX;
@@ -200,7 +217,15 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 		    cut ? "..." : "", k ? why : "unknown ", k ? "" : ki->what);
 	}
 	say(&s, "chosen: %s (portable default)", ki->fallback->name);
+	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s.conf_rc };
 	return ki->fallback;
+}
+
+const struct rc4k_info *rc4_select(enum rc4k_kind kind,
+				   const struct rc4_select_in *in, char *trail,
+				   size_t size)
+{
+	return rc4_select_how(kind, in, trail, size, NULL);
 }
 
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)

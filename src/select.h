@@ -28,9 +28,35 @@ struct rc4_select_in {
  * storage for the CPU's identity. */
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu);
 
+/* The steps of the precedence, in its order: where a kernel came from. */
+enum rc4_source {
+	RC4_FROM_ENV,
+	RC4_FROM_PIN,
+	RC4_FROM_CPU, /* this CPU's [cpu ...] section */
+	RC4_FROM_DEFAULT,
+	RC4_FROM_RULE, /* the CPUID heuristic */
+	RC4_FROM_PORTABLE,
+};
+
+/* The step that chose, for --explain --json. */
+struct rc4_choice {
+	enum rc4_source source;
+	int line; /* the config line of a config step's key, else 0 */
+	/* rc4_conf_read's result: 0 read, 1 no such file, -1 refused; 2
+	 * when no step read the config (the environment chose) */
+	int conf;
+};
+
 /* The first step of the precedence whose kernel of KIND is known, usable
  * here and passes its self-test; never NULL.  If TRAIL is not NULL it gets
- * one line per step taken, saying why (cut to SIZE). */
+ * one line per step taken, saying why (cut to SIZE); if HOW is not NULL,
+ * which step chose. */
+const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
+				       const struct rc4_select_in *in,
+				       char *trail, size_t size,
+				       struct rc4_choice *how);
+
+/* rc4_select_how without HOW. */
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   const struct rc4_select_in *in, char *trail,
 				   size_t size);

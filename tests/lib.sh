@@ -36,11 +36,13 @@ live_section() {
 }
 
 # record_fixture SECTION KERNEL CONFIDENCE WHY [SCORES...]: on stdout,
-# SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD):
-# its result line, a history line for each SCORES ("NAME:SCORE,..."), its
-# key line; sealed once in its file (seal FILE).
+# SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD),
+# at $fixture_at if set, else 2026-01-01T00:00:00Z: its result line, a
+# history line for each SCORES ("NAME:SCORE,..."), its key line; sealed
+# once in its file (seal FILE).
 record_fixture() {
-	printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n' "$1"
+	printf '[%s]\n;@ rc4tune v=1 at=%s by=0.1.0 sum=0000000000000000\n' "$1" \
+		"${fixture_at:-2026-01-01T00:00:00Z}"
 	printf ';@ result key=kernel value=%s confidence=%s why=%s\n' "$2" "$3" "$4"
 	fixture_kernel=$2
 	shift 4

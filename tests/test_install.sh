@@ -23,6 +23,8 @@ done
 ls "$root$libdir"/librc4tune.so* >/dev/null 2>&1 || bad "no librc4tune.so in $libdir"
 find "$root" -path '*/bin/rc4tune' -type f | grep -q . || bad "no rc4tune in bindir"
 find "$root" -name rc4tune.h | grep -q . || bad "no rc4tune.h"
+find "$root" -path '*/examples/ansible/rc4tune.fact' -perm -u+x | grep -q . ||
+	bad "no executable examples/ansible/rc4tune.fact"
 
 # A page's text without the break points (\:) make puts in its paths.
 unbroken() { sed 's/\\://g' "$1"; }

@@ -135,7 +135,7 @@ fi
 cp "$tmp/long.conf" "$tmp/long.before"
 tune --output "$tmp/long.conf"
 if [ $rc -eq 1 ] && cmp -s "$tmp/long.conf" "$tmp/long.before" &&
-   grep -q "cannot write $tmp/long.conf: with this section, line 2 would be one the library refuses (line longer than 198 bytes): left as it was" "$tmp/err"
+   grep -q "cannot write $tmp/long.conf: as merged, line 2 would be one the library refuses (line longer than 198 bytes): left as it was" "$tmp/err"
 then
 	ok "a kept 300-byte line: the file left as it was, exit 1, the line named"
 else

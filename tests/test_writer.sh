@@ -244,7 +244,7 @@ cp "$tmp/full.conf" "$tmp/full.before"
 if "$RC4TUNE" --check-conf "$tmp/full.conf" >/dev/null 2>&1; then
 	gen $budget --output "$tmp/full.conf"
 	[ $rc -eq 1 ] && cmp -s "$tmp/full.conf" "$tmp/full.before" &&
-		grep -q "cannot write $tmp/full.conf: with this section it would be [0-9]* bytes, which the library refuses (larger than 262144 bytes): left as it was" "$tmp/err" &&
+		grep -q "cannot write $tmp/full.conf: as merged it would be [0-9]* bytes, which the library refuses (larger than 262144 bytes): left as it was" "$tmp/err" &&
 		ok "a fleet file the section would push past 256 KiB: $(cat "$tmp/err")" ||
 		{ fail "past 256 KiB: exit $rc, $(wc -c <"$tmp/full.conf") bytes"; cat "$tmp/err"; }
 else

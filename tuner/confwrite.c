@@ -664,7 +664,7 @@ static int publish(const struct confwrite *w, const char *tmp, bool replace)
 }
 
 /* Whether the library would take MERGED (LEN bytes): else nothing is
- * replaced, and the error names the limit. */
+ * replaced or written, and the error names the limit. */
 static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 {
 	char why[RC4_CONF_WHY_MAX];
@@ -672,14 +672,14 @@ static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 
 	if (rc4_conf_check(merged, len, &line, why, sizeof why) == 0)
 		return 0;
+	const char *kept = w->fd >= 0 ? "nothing written" : "left as it was";
 	if (line != 0)
-		return refuse(w->path, "with this section, line %d would be "
-				       "one the library refuses (%s): left as "
-				       "it was",
-			      line, why);
-	return refuse(w->path, "with this section it would be %zu bytes, "
-			       "which the library refuses (%s): left as it was",
-		      len, why);
+		return refuse(w->path, "as merged, line %d would be one the "
+				       "library refuses (%s): %s",
+			      line, why, kept);
+	return refuse(w->path, "as merged it would be %zu bytes, which the "
+			       "library refuses (%s): %s",
+		      len, why, kept);
 }
 
 /* One read-update-replace, under the lock; 2: the file appeared
@@ -731,9 +731,11 @@ int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks)
 		if (text == NULL)
 			return err ? -1 : 1;
 		fflush(stdout); /* whatever stdout holds goes first */
-		r = write_all(w->fd, text, len);
+		r = merged_ok(w, text, len) != 0 ? -1
+		    : write_all(w->fd, text, len) != 0 ? fail(w->path, "write", errno)
+						       : 0;
 		free(text);
-		return r != 0 ? fail(w->path, "write", errno) : 0;
+		return r;
 	}
 	if ((lock = take_lock(w)) < 0)
 		return -1;

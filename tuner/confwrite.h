@@ -59,7 +59,7 @@ int confwrite_open(struct confwrite *w, const char *path);
  * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
  * nothing written), so no section is lost and each reads back its own
  * result.  A new file that the library would refuse (rc4_conf_check) is
- * not written (-1).  A new file is the caller's, mode 0644; a replaced
+ * not written (-1), nor is such a text to a device or a pipe.  A new file is the caller's, mode 0644; a replaced
  * one keeps its mode less group and other write (with a warning) and, as
  * root, its group.  The temporary file is in the same directory: fsync,
  * rename, fsync of the directory (a failure there is a warning: the new

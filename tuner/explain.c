@@ -11,6 +11,7 @@
 #include "cpudump.h"
 #include "explain.h"
 #include "heuristic.h"
+#include "json.h"
 #include "section.h"
 #include "select.h"
 
@@ -29,19 +30,52 @@ int explain_list(void)
 	return EXIT_SUCCESS;
 }
 
-/* For rc4_section_walk: the sections wanted, and where to say whose. */
-struct walk {
-	const char *prefix, *path;
-	const char *section; /* NULL: every [cpu ...] and [pin] */
+/* The sections of a file that speak for SECTION (NULL: for any CPU):
+ * [pin] and those named SECTION (every [cpu ...]), in file order, parsed
+ * (their text pointers cleared: the file's bytes are gone). */
+struct owners {
+	const char *section;
+	struct rc4_section *s;
+	int n;
 };
 
-/* Whose section S (in w->path) is, as one line to stdout: a person's,
+/* For rc4_section_walk: the sections wanted, kept. */
+static void on_section(void *arg, const struct rc4_section *s)
+{
+	struct owners *o = arg;
+	struct rc4_section *more;
+
+	if (strcmp(s->name, "pin") != 0 &&
+	    (o->section ? strcmp(s->name, o->section) != 0
+			: strncmp(s->name, "cpu ", 4) != 0))
+		return;
+	more = realloc(o->s, sizeof *o->s * (size_t)(o->n + 1));
+	if (more == NULL)
+		return; /* out of memory: that section goes unsaid */
+	o->s = more;
+	o->s[o->n] = *s;
+	o->s[o->n++].text = NULL;
+}
+
+/* Whose the sections of PATH are that speak for O->section. */
+static void owners_read(const char *path, struct owners *o)
+{
+	size_t len;
+	char *buf = rc4_conf_load(path, &len);
+
+	if (buf != NULL)
+		rc4_section_walk(buf, len, on_section, o);
+	free(buf);
+}
+
+/* Whose section S (of PATH) is, as one line to stdout: a person's,
  * pinned, or the tuner's with each key's confidence. */
-static void owner_line(const struct walk *w, const struct rc4_section *s)
+static void owner_line(const char *prefix, const char *path,
+		       const struct rc4_section *s)
 {
 	const struct rc4_record *r = &s->record;
 
-	printf("%s%s:%d: [%s]: ", w->prefix, w->path, s->line, s->name);
+	printf("%s%s:%d: [%s]: ", prefix, path, s->line, s->name);
 	if (strcmp(s->name, "pin") == 0) {
 		printf("pinned: outranks every [cpu ...] section; no tuner "
 		       "run changes it\n");
@@ -63,52 +97,188 @@ static void owner_line(const struct walk *w, const struct rc4_section *s)
 	printf("\n");
 }
 
-static void on_section(void *arg, const struct rc4_section *s)
+static void owners_print(const char *prefix, const char *path,
+			 const struct owners *o)
 {
-	const struct walk *w = arg;
-
-	if (strcmp(s->name, "pin") == 0 ||
-	    (w->section ? strcmp(s->name, w->section) == 0
-			: strncmp(s->name, "cpu ", 4) == 0))
-		owner_line(w, s);
+	for (int i = 0; i < o->n; i++)
+		owner_line(prefix, path, &o->s[i]);
 }
 
-/* Whose the sections of PATH are that speak for SECTION (NULL: all). */
-static void owners(const char *path, const char *prefix, const char *section)
-{
-	size_t len;
-	char *buf = rc4_conf_load(path, &len);
-	struct walk w = { prefix, path, section };
-
-	if (buf != NULL)
-		rc4_section_walk(buf, len, on_section, &w);
-	free(buf);
-}
-
-int explain_choice(void)
-{
+/* What --explain says, gathered once for either printer. */
+struct explanation {
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
-	char trail[RC4_TRAIL_MAX];
+	char section[RC4_SECTION_MAX]; /* this CPU's; "" if not identified */
+	struct explained {
+		const struct rc4k_info *k;
+		struct rc4_choice how;
+		const char *rule; /* the CPUID rule for this CPU, in words */
+		char trail[RC4_TRAIL_MAX];
+	} kind[RC4K_KINDS];
+	struct owners owners;
+};
 
-	rc4_select_live(&in, &cpu);
+static void gather(struct explanation *e)
+{
+	rc4_select_live(&e->in, &e->cpu);
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4k_info *chosen =
-			rc4_select((enum rc4k_kind)k, &in, trail, sizeof trail);
+		struct explained *x = &e->kind[k];
+		x->k = rc4_select_how((enum rc4k_kind)k, &e->in, x->trail,
+				      sizeof x->trail, &x->how);
+		rc4_heuristic_rule((enum rc4k_kind)k, e->in.cpu, &x->rule);
+	}
+	e->section[0] = '\0';
+	e->owners = (struct owners){ e->section, NULL, 0 };
+	if (e->in.cpu != NULL) {
+		rc4_section_name(e->in.cpu, e->section);
+		owners_read(e->in.conf, &e->owners);
+	}
+}
+
+static void print_text(const struct explanation *e)
+{
+	for (int k = 0; k < RC4K_KINDS; k++) {
 		/* the first line is the kernel alone, for scripts */
 		if (k > 0)
 			printf("%s ", rc4k_kinds[k].key);
-		printf("%s\n", chosen->name);
-		rc4_trail_print(stdout, "  ", trail);
+		printf("%s\n", e->kind[k].k->name);
+		rc4_trail_print(stdout, "  ", e->kind[k].trail);
 	}
-	if (in.cpu != NULL) {
-		char section[RC4_SECTION_MAX];
-		rc4_section_name(in.cpu, section);
-		owners(in.conf, "config ", section);
-	}
-	return EXIT_SUCCESS;
+	owners_print("config ", e->in.conf, &e->owners);
 }
 
+static const char *const source_names[] = {
+	[RC4_FROM_ENV] = "env",	       [RC4_FROM_PIN] = "pin",
+	[RC4_FROM_CPU] = "section",    [RC4_FROM_DEFAULT] = "default",
+	[RC4_FROM_RULE] = "rule",      [RC4_FROM_PORTABLE] = "portable",
+};
+
+static const char *const owner_words[] = {
+	[RC4_OWNER_TUNER] = "tuner", [RC4_OWNER_HAND] = "person",
+	[RC4_OWNER_EDITED] = "edited", [RC4_OWNER_UNTRUSTED] = "untrusted",
+};
+
+/* The section of E's file whose KIND key is at LINE; NULL if none. */
+static const struct rc4_section *holder(const struct explanation *e,
+					int kind, int line)
+{
+	for (int i = 0; i < e->owners.n; i++)
+		if (e->owners.s[i].key[kind].line == line)
+			return &e->owners.s[i];
+	return NULL;
+}
+
+/* The lines of TRAIL as a JSON array. */
+static void json_trail(const char *trail)
+{
+	const char *sep = "";
+
+	printf("[");
+	for (const char *nl; (nl = strchr(trail, '\n')); trail = nl + 1) {
+		char line[RC4_TRAIL_MAX];
+		snprintf(line, sizeof line, "%.*s", (int)(nl - trail), trail);
+		printf("%s\n      ", sep);
+		json_string(stdout, line);
+		sep = ",";
+	}
+	printf("]");
+}
+
+/* Kind K's choice as a JSON member: where its kernel came from, and for
+ * this CPU's section whose it is and the record's confidence. */
+static void json_kind(const struct explanation *e, int k)
+{
+	const struct explained *x = &e->kind[k];
+	enum rc4_source src = x->how.source;
+	bool in_conf = src == RC4_FROM_PIN || src == RC4_FROM_CPU ||
+		       src == RC4_FROM_DEFAULT;
+	const struct rc4_section *h =
+		src == RC4_FROM_CPU ? holder(e, k, x->how.line) : NULL;
+	const struct rc4_record_key *rk =
+		h && h->record.owner == RC4_OWNER_TUNER &&
+				h->record.key[k].present
+			? &h->record.key[k]
+			: NULL;
+
+	printf(",\n  \"%s\": {\n    \"name\": ", rc4k_kinds[k].key);
+	json_string(stdout, x->k->name);
+	printf(",\n    \"source\": \"%s\",\n    \"file\": ", source_names[src]);
+	json_string_or_null(stdout, in_conf ? e->in.conf : NULL);
+	printf(",\n    \"line\": ");
+	printf(in_conf ? "%d" : "null", x->how.line);
+	/* no tuner run writes [pin] or [default] */
+	printf(",\n    \"owner\": ");
+	json_string_or_null(stdout, h ? owner_words[h->record.owner]
+				    : in_conf ? "person" : NULL);
+	printf(",\n    \"confidence\": ");
+	json_string_or_null(stdout, rk ? rk->uncertain ? "uncertain" : "high"
+				       : NULL);
+	printf(",\n    \"uncertain_because\": ");
+	json_string_or_null(stdout, rk && rk->uncertain ? rk->why : NULL);
+	printf(",\n    \"rule\": ");
+	json_string_or_null(stdout, x->rule);
+	printf(",\n    \"trail\": ");
+	json_trail(x->trail);
+	printf("\n  }");
+}
+
+/* This CPU's section as the library reads it (the last of its name), as
+ * a JSON value: where it is and whose, or null. */
+static void json_section(const struct explanation *e)
+{
+	const struct rc4_section *s = NULL;
+
+	for (int i = 0; i < e->owners.n; i++)
+		if (strcmp(e->owners.s[i].name, "pin") != 0)
+			s = &e->owners.s[i];
+	if (s == NULL) {
+		printf("null");
+		return;
+	}
+	bool tuner = s->record.owner == RC4_OWNER_TUNER;
+	printf("{\"line\": %d, \"owner\": \"%s\", \"by\": ", s->line,
+	       owner_words[s->record.owner]);
+	json_string_or_null(stdout, tuner ? s->record.by : NULL);
+	printf(", \"at\": ");
+	json_string_or_null(stdout, tuner ? s->record.at : NULL);
+	printf("}");
+}
+
+static void print_json(const struct explanation *e)
+{
+	/* rc4_choice.conf's values, from -1 */
+	static const char *const status[] = { "refused", "read", "missing",
+					      "not read" };
+	int conf = 2;
+
+	for (int k = 0; k < RC4K_KINDS && conf == 2; k++)
+		conf = e->kind[k].how.conf;
+	printf("{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
+	json_string_or_null(stdout, e->section[0] ? e->section : NULL);
+	printf(",\n  \"cpu_unidentified_because\": ");
+	json_string_or_null(stdout, e->in.cpu ? NULL : e->in.cpu_why);
+	printf(",\n  \"config\": ");
+	json_string(stdout, e->in.conf);
+	printf(",\n  \"config_status\": \"%s\",\n  \"section\": ",
+	       status[conf + 1]);
+	json_section(e);
+	for (int k = 0; k < RC4K_KINDS; k++)
+		json_kind(e, k);
+	printf("\n}\n");
+}
+
+int explain_choice(bool json)
+{
+	struct explanation e;
+
+	gather(&e);
+	if (json)
+		print_json(&e);
+	else
+		print_text(&e);
+	free(e.owners.s);
+	return EXIT_SUCCESS;
+}
 /* The kernels a walk passed over, as "; NAME: WHY" after each other. */
 struct passed {
 	char text[512];
@@ -231,7 +401,10 @@ int explain_check_conf(const char *file)
 				"file\n", why);
 		return EXIT_FAILURE;
 	}
-	owners(c.path, "", NULL);
+	struct owners o = { NULL, NULL, 0 };
+	owners_read(c.path, &o);
+	owners_print("", c.path, &o);
+	free(o.s);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",
 	       c.warnings, c.warnings == 1 ? "" : "s");

@@ -4,12 +4,16 @@
 #ifndef RC4_EXPLAIN_H
 #define RC4_EXPLAIN_H
 
+#include <stdbool.h>
+
 /* Every kernel this build compiled, one a line: name, usable, summary. */
 int explain_list(void);
 
 /* The kernel programs get here, then the trail of the selection; then the
- * same for each other kind, its line starting with its config key. */
-int explain_choice(void);
+ * same for each other kind, its line starting with its config key; then
+ * whose the sections are that speak for this CPU.  With JSON, the same as
+ * one JSON object (rc4tune(1)). */
+int explain_choice(bool json);
 
 /* The heuristic's kernel, then the rule: for this CPU, or for the raw
  * CPUID dump DUMP (libcpuid's format) when not NULL. */

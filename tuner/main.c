@@ -11,6 +11,7 @@
 #include <string.h>
 #include "explain.h"
 #include "kernels/kernel.h"
+#include "merge.h"
 #include "tune.h"
 
 enum { EXIT_USAGE = 2 };
@@ -22,10 +23,11 @@ static void usage(FILE *f)
 		"[OPTION...]\n"
 		"       rc4tune --speed [OPTION...] [KERNEL...]\n"
 		"       rc4tune --list\n"
-		"       rc4tune --explain\n"
+		"       rc4tune --explain [--json]\n"
 		"       rc4tune --heuristic [--cpuid-dump FILE]\n"
 		"       rc4tune --section [--cpuid-dump FILE]\n"
 		"       rc4tune --check-conf [FILE]\n"
+		"       rc4tune --merge FILE... --output OUT [--quiet]\n"
 		"       rc4tune --version | --help\n"
 		"\n"
 		"  -g, --generate-conf   time every kernel; write the fastest to\n"
@@ -43,7 +45,7 @@ static void usage(FILE *f)
 		"                        every block size alike), bulk, packets,\n"
 		"                        keys (a fresh key per 16-byte message)\n"
 		"  -b, --budget SECONDS  time to spend measuring (default 2.5)\n"
-		"  -j, --json            the report as JSON\n"
+		"  -j, --json            the report (or --explain) as JSON\n"
 		"  -q, --quiet           print only errors and warnings\n"
 		"      --explain         the kernel programs get here, and why\n"
 		"      --heuristic       the CPUID rules' kernel for this CPU\n"
@@ -52,6 +54,9 @@ static void usage(FILE *f)
 		"                        (libcpuid's format)\n"
 		"      --check-conf [FILE]  check a config (default: the one\n"
 		"                        the library reads); exit 1 on errors\n"
+		"      --merge FILE...   one config from many hosts' files (each\n"
+		"                        CPU: a person's section, a confident\n"
+		"                        one, the newer) into --output OUT\n"
 		"  -l, --list            list the kernels this build compiled\n"
 		"  -V, --version         print the version\n"
 		"  -h, --help            print this help\n");
@@ -75,6 +80,8 @@ struct cli {
 	struct tune_opts o;
 	int action; /* the short option of the action; 0: none given */
 	const char *dump, *conf_file;
+	const char *const *files; /* --merge's */
+	int nfiles;
 };
 
 /* Any kind's kernel NAME. */
@@ -138,6 +145,7 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 's':
 	case 'E':
 	case 'H':
+	case 'm':
 	case 'S':
 	case 'l':
 	case 'V':
@@ -176,6 +184,16 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 				"stdout\n");
 		return EXIT_USAGE;
 	}
+	if (c->action == 'm') {
+		c->files = (const char *const *)argv + i;
+		c->nfiles = argc - i;
+		i = argc;
+		if (c->nfiles == 0 || c->o.output == NULL) {
+			fprintf(stderr, "rc4tune: --merge wants files to merge "
+					"and --output OUT (- for stdout)\n");
+			return EXIT_USAGE;
+		}
+	}
 	/* --check-conf FILE as well as --check-conf=FILE */
 	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
 		c->conf_file = argv[i++];
@@ -205,13 +223,15 @@ static int run(const struct cli *c)
 	case 's':
 		return tune_speed(&c->o);
 	case 'E':
-		return explain_choice();
+		return explain_choice(c->o.json);
 	case 'H':
 		return explain_heuristic(c->dump);
 	case 'S':
 		return explain_section(c->dump);
 	case 'C':
 		return explain_check_conf(c->conf_file);
+	case 'm':
+		return merge_files(c->files, c->nfiles, c->o.output, c->o.quiet);
 	case 'l':
 		return explain_list();
 	case 'V':
@@ -241,6 +261,7 @@ int main(int argc, char **argv)
 		{ "if-missing", no_argument, NULL, 'M' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "check-conf", optional_argument, NULL, 'C' },
+		{ "merge", no_argument, NULL, 'm' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "json.h"
 #include "report.h"
 
 void report_progress(const struct measurement *m, double elapsed,
@@ -132,32 +133,6 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
 	if (note != NULL && note[0] != '\0')
 		fprintf(f, "%s%s\n", prefix, note);
-}
-
-/* A JSON string: names come from the registry and CPUID, but a vendor
- * string is 12 arbitrary bytes. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_string_or_null(FILE *f, const char *s)
-{
-	if (s)
-		json_string(f, s);
-	else
-		fputs("null", f);
 }
 
 static const char *status_name(enum kstatus s)

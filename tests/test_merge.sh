@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test_merge.sh - rc4tune --merge FILE... --output OUT on sealed fixtures
+# (tests/seal.py) from three CPUs, none of them need be this one: per CPU
+# a person's section, then a confident one, then the newer record; [pin]
+# and [default] from OUT, else the first file, with a warning when files
+# disagree; the result checked, refused whole (exit 1, nothing written)
+# when the library would refuse it; --output -; usage errors.
+#
+# Environment (make check sets it): RC4TUNE, the rc4tune binary;
+# RC4TUNE_TEST_DATA, the source tree's tests/; HOLDLOCKS, tests/holdlocks.
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
+: "${HOLDLOCKS:?set HOLDLOCKS to tests/holdlocks}"
+command -v python3 >/dev/null || skip "no python3 for seal.py"
+x='cpu GenuineIntel 6 85' y='cpu AuthenticAMD 25 17' z='cpu arm64-0x41 8 0xd0c'
+
+# tuner NAME CONFIDENCE AT KERNEL: a section the tuner wrote at AT
+# (sealed when its file is); person NAME KERNEL: one a person wrote.
+tuner() {
+	fixture_at=$3 record_fixture "$1" "$4" "$2" \
+		"$([ "$2" = high ] && echo - || echo busy)"
+	echo
+}
+person() { printf '[%s]\nkernel = %s\n\n' "$1" "$2"; }
+# run WHAT STATUS ARGS...: rc4tune ARGS (out, err in $tmp), its status.
+run() {
+	what=$1 want=$2
+	shift 2
+	"$RC4TUNE" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq "$want" ] || { fail "$what: exit $rc, not $want"; cat "$tmp/out" "$tmp/err"; }
+}
+# section FILE NAME: NAME's section in FILE, header to its last key line.
+section() {
+	awk -v h="[$2]" '$0 == h { p = 1; print; next } /^\[/ { p = 0 } p' "$1" |
+		sed '/^$/d'
+}
+# from FILE NAME SOURCE WHAT: NAME's section in FILE is SOURCE's, byte for
+# byte (but the comment after its keys, which stays with what follows).
+from() {
+	section "$1" "$2" >"$tmp/got"
+	section "$3" "$2" >"$tmp/want"
+	if [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want"; then ok "$4"; else
+		fail "$4"; cat "$1"
+	fi
+}
+
+# Three hosts' files.  [x]: two confident, b's newer; [y]: a's uncertain
+# and newer, c's confident; [z]: b's the tuner's and newer, c's a
+# person's.  [default]: a's and c's differ; [pin]: c's alone.
+mkdir "$tmp/hosts" || exit 99
+{ echo '[default]'; echo 'kernel = int-8x'; echo
+	tuner "$x" high 2026-03-01T00:00:00Z int-8x
+	tuner "$y" uncertain 2026-06-01T00:00:00Z long-1x; } >"$tmp/hosts/a.conf"
+{ tuner "$x" high 2026-05-01T00:00:00Z int-4x
+	tuner "$z" high 2026-07-01T00:00:00Z int-8x; } >"$tmp/hosts/b.conf"
+{ echo '[pin]'; echo 'batch_kernel = char-8lane'; echo
+	echo '[default]'; echo 'kernel = long-1x'; echo
+	tuner "$y" high 2026-02-01T00:00:00Z char-4x
+	person "$z" int-1x; } >"$tmp/hosts/c.conf"
+for h in a b c; do seal "$tmp/hosts/$h.conf"; done
+a=$tmp/hosts/a.conf b=$tmp/hosts/b.conf c=$tmp/hosts/c.conf
+
+# --- a new fleet file -------------------------------------------------------
+run "merge into a new file" 0 --merge "$a" "$b" "$c" --output "$tmp/fleet.conf"
+cat "$tmp/fleet.conf"
+from "$tmp/fleet.conf" "$x" "$b" "[$x]: both confident, the newer (b)"
+from "$tmp/fleet.conf" "$y" "$c" "[$y]: the confident (c) over the newer uncertain (a)"
+from "$tmp/fleet.conf" "$z" "$c" "[$z]: a person's (c) over the tuner's newer (b)"
+from "$tmp/fleet.conf" default "$a" "[default]: the first file's (a)"
+from "$tmp/fleet.conf" pin "$c" "[pin]: from the first file that has one (c)"
+grep -q "^rc4tune: warning: $c:4: \[default\] differs from $a:1's, which is kept$" "$tmp/err" &&
+	ok "a warning: the files' [default] sections disagree" ||
+	{ fail "no [default] warning"; cat "$tmp/err"; }
+[ "$(grep -c '^\[' "$tmp/fleet.conf")" -eq 5 ] && ok "one section each" ||
+	fail "not five sections"
+grep -q "^rc4tune: \[$y\]: $c:7, the tuner's (confident, 2026-02-01T00:00:00Z)$" "$tmp/out" &&
+	grep -q "^rc4tune: merged 3 files into $tmp/fleet.conf$" "$tmp/out" &&
+	ok "it says where each section came from" || { fail "notes"; cat "$tmp/out"; }
+run "--check-conf on the result" 0 --check-conf "$tmp/fleet.conf"
+[ "$(grep -c "the tuner's (rc4tune" "$tmp/out")" -eq 2 ] &&
+	ok "the tuner's sections still sealed" || { fail "seals"; cat "$tmp/out"; }
+
+# CRLF line ends in an input: the same sections, '\n' line ends.
+sed 's/$/\r/' "$b" >"$tmp/hosts/b-crlf.conf"
+run "an input with CRLF line ends" 0 --merge "$a" "$tmp/hosts/b-crlf.conf" "$c" \
+	--output "$tmp/crlf.conf"
+cmp -s "$tmp/crlf.conf" "$tmp/fleet.conf" && ok "CRLF input: the same file" ||
+	{ fail "CRLF input"; diff "$tmp/fleet.conf" "$tmp/crlf.conf"; }
+
+# --- into an existing OUT: its [default] and other lines stay -----------
+printf '; the fleet file\n[default]\nkernel = char-4x\n\n' >"$tmp/old.conf"
+tuner "$x" high 2026-01-01T00:00:00Z long-1x >>"$tmp/old.conf"
+seal "$tmp/old.conf"
+cp "$tmp/old.conf" "$tmp/fleet2.conf"
+run "merge into an existing file" 0 --merge "$a" "$b" "$c" --output "$tmp/fleet2.conf"
+head -n 1 "$tmp/fleet2.conf" | grep -q '^; the fleet file$' &&
+	from "$tmp/fleet2.conf" default "$tmp/old.conf" "[default]: OUT's, kept" &&
+	from "$tmp/fleet2.conf" "$x" "$b" "[$x]: OUT's older section replaced by b's"
+grep -q "$a:1: \[default\] differs from $tmp/fleet2.conf:2's, which is kept" "$tmp/err" &&
+	ok "a warning: an input's [default] differs from OUT's" ||
+	{ fail "no warning against OUT"; cat "$tmp/err"; }
+
+# --- --output -: the same file on stdout --------------------------------
+run "--output -" 0 --merge "$a" "$b" "$c" --output -
+cmp -s "$tmp/out" "$tmp/fleet.conf" && ok "--output -: the file on stdout" ||
+	{ fail "--output - differs"; diff "$tmp/fleet.conf" "$tmp/out"; }
+
+# --- refused: nothing written --------------------------------------------
+# OUT with a line the library refuses stays as it was.
+{ printf '[default]\nkernel = int-8x ; '; printf '%0250d\n' 0; } >"$tmp/long.conf"
+cp "$tmp/long.conf" "$tmp/long.before"
+run "a result with a line the library refuses" 1 --merge "$a" --output "$tmp/long.conf"
+cmp -s "$tmp/long.conf" "$tmp/long.before" &&
+	grep -q "as merged, line 2 would be one the library refuses" "$tmp/err" &&
+	ok "a refused line: exit 1, the file as it was, said" || cat "$tmp/err"
+# Two files of 150 kB each: more than the library reads.
+for h in big1 big2; do
+	python3 -c 'import sys
+for i in range(1000):
+    print("[cpu Big%s %d 1]\nkernel = int-8x ; %s\n" % (sys.argv[1], i, "x" * 100))' \
+		"$h" >"$tmp/$h.conf"
+done
+run "a result over the size limit" 1 --merge "$tmp/big1.conf" "$tmp/big2.conf" \
+	--output "$tmp/big.conf"
+[ ! -e "$tmp/big.conf" ] && grep -q "which the library refuses (larger than" "$tmp/err" &&
+	ok "too large: exit 1, nothing written, said" || cat "$tmp/err"
+run "too large, to stdout" 1 --merge "$tmp/big1.conf" "$tmp/big2.conf" --output -
+[ ! -s "$tmp/out" ] && ok "too large to stdout: nothing written" || fail "wrote to stdout"
+cp "$c" "$tmp/gw.conf" && chmod 664 "$tmp/gw.conf"
+run "an input the library refuses" 1 --merge "$a" "$tmp/gw.conf" --output "$tmp/gw-out.conf"
+[ ! -e "$tmp/gw-out.conf" ] && grep -q "gw.conf: the library refuses this file (writable by group" "$tmp/err" &&
+	ok "a refused input: exit 1, nothing written, named" || cat "$tmp/err"
+run "a missing input" 1 --merge "$a" "$tmp/none.conf" --output "$tmp/none-out.conf"
+[ ! -e "$tmp/none-out.conf" ] || fail "written with a missing input"
+# The lock is --generate-conf's: one that is not the runner's alone is refused.
+ln -s /dev/null "$tmp/.locked.conf.lock"
+run "a planted lock file" 1 --merge "$a" --output "$tmp/locked.conf"
+grep -q 'locked.conf.lock' "$tmp/err" && ok "the lock file checked as --generate-conf checks it" ||
+	cat "$tmp/err"
+
+# ... and held by another run (holdlocks as this user), waited for 10 s,
+# then given up: nothing written.
+cp "$tmp/fleet.conf" "$tmp/held.conf" && cp "$tmp/fleet.conf" "$tmp/held.before"
+"$HOLDLOCKS" -c "$tmp/.held.conf.lock" >"$tmp/holder" &
+holder=$!
+at_exit() { kill $holder 2>/dev/null; }
+while ! grep -qs '^ready$' "$tmp/holder"; do
+	kill -0 $holder 2>/dev/null || { fail "holdlocks died"; break; }
+	sleep 0.05
+done
+run "the lock held" 1 --merge "$a" "$b" --output "$tmp/held.conf"
+grep -q "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing written" "$tmp/err" &&
+	cmp -s "$tmp/held.conf" "$tmp/held.before" &&
+	ok "the lock held by another run: waited, gave up, the file as it was" ||
+	cat "$tmp/err"
+kill $holder
+
+# --- usage ----------------------------------------------------------------
+run "--merge without --output" 2 --merge "$a"
+run "--merge without files" 2 --merge --output "$tmp/x.conf"
+finish
