@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # .ci/apt.sh: sourced by .ci/cross and .ci/deb, which set suite (the Debian
 # suite, e.g. bookworm), out (a directory for apt.log), CI_MIRROR (empty, or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # .ci/testlog.sh: sourced by .ci/test and .ci/cross, which read the counts
 # of an automake test-suite.log the same way.

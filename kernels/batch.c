@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* batch.c - interleaved kernels: 2, 4 or 8 independent streams stepped in
  * lockstep, for key schedules and keystream.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* batch.h - kernels that set up or run many independent RC4 streams at once.
  *
  * One RC4 stream is a serial chain of dependent loads and stores; several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* char.c - kernels with 8-bit state entries (OpenSSL's RC4_CHAR): 256 bytes
  * of state, four cache lines; byte loads and stores. */
 #include "loop.h"

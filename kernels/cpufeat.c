@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpufeat.c - what this CPU can do beyond its architecture's baseline. */
 #include "cpufeat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpufeat.h - what this CPU can do beyond its architecture's baseline: the
  * kernels' usable() checks and the tuner's cycle counter ask here. */
 #ifndef RC4K_CPUFEAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* int.c - kernels with 32-bit state entries (OpenSSL's RC4_INT): 1 KiB of
  * state; no partial-register writes, and the K8's preferred layout. */
 #include "loop.h"

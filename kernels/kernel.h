@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.h - what every RC4 kernel provides, of either kind, and the
  * registry of them all.
  *

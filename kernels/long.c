@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* long.c - kernels with 64-bit state entries (the AMD64 layout that ran
  * 3.3x faster on Opteron): 2 KiB of state, every access a full register. */
 #include "loop.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loop.h - generators for the C kernel families.
  *
  * A family file (char.c, int.c, long.c) defines its state entry type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ref.c - the reference kernel: the textbook algorithm, written for clarity.
  * Every other kernel is tested against it. */
 #include "kernel.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - the list of every kernel this build compiled (one line
  * each, in registry.def), the kinds, and lookups. */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* selftest.c - what a kernel of each kind must get right before it is
  * timed or used (rc4k_kinds[].selftest). */
 #include <string.h>

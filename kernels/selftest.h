@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* selftest.h - the self-test of each kind (rc4k_kinds[].selftest): 0 when
  * every answer is right. */
 #ifndef RC4K_SELFTEST_H

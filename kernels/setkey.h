@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* setkey.h - the key schedules of the C families (loop.h's RC4K_SET_KEY),
  * for other kernels that keep their state in the same layout. */
 #ifndef RC4K_SETKEY_H

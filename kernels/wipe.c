@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wipe.c - rc4k_wipe: explicit_bzero where the C library has it; else
  * memset called through a volatile pointer, which the compiler must load
  * and call, so it cannot prove the stores dead. */

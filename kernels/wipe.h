@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wipe.h - a clear of secrets (key bytes, RC4 state, keystream) that the
  * compiler cannot drop as a dead store. */
 #ifndef RC4K_WIPE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cipher.c - the provider's cipher: RC4 through librc4tune's public API,
  * as provider-cipher(7) describes a cipher's functions.  The algorithms
  * differ only in their default key length; each is one line of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* params.c - OSSL_PARAM reads and writes without libcrypto (see params.h). */
 #include <config.h>
 

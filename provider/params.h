@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* params.h - the few OSSL_PARAM reads and writes the provider needs, done
  * here rather than by libcrypto's OSSL_PARAM_* functions, so that
  * rc4tune.so imports nothing from libcrypto: a program with its own static

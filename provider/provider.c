@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider.c - rc4tune.so, an OpenSSL 3 provider module: RC4 and RC4-40
  * under the property "provider=rc4tune", through librc4tune's public API,
  * so that OpenSSL programs get the kernel the library selects (RC4TUNE_KERNEL,

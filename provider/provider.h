@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider.h - what the provider's two halves share: provider.c (the entry
  * point, the errors, the algorithm table) and cipher.c (the cipher). */
 #ifndef RC4TUNE_PROVIDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf.h - reading rc4tune.conf: the library's selection, and the lines
  * --check-conf looks at.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu.c - the CPU's identity and the section name the config keys it by.
  *
  * x86: vendor and display family and model, read with two CPUID

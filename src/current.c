@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* current.c - the kernels this process uses, one per kind: chosen on first
  * use, then read without a lock (zlib-ng's functable pattern); switched by
  * rc4tune_use_kernel and rc4tune_use_batch_kernel. */

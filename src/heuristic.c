@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* heuristic.c - the kernel a CPU gets when no config speaks for it.
  *
  * Data, not code paths: a table per kind of kernel, first matching row

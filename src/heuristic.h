@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* heuristic.h - the CPUID heuristic: tables of rules, each citing its
  * evidence, used when no config applies (and by the tuner to break ties). */
 #ifndef RC4_HEURISTIC_H

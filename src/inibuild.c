@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inibuild.c - whether the linked inih is built as the config reader
  * assumes (inibuild.h).  configure runs this check against the inih it
  * links, and rc4_conf_read before each file it parses, since a shared

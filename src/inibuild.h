@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inibuild.h - the inih build that the config reader (conf.c), the reading
  * of a line (iniline.c) and the tuner's merge assume: Debian's.  Its limits,
  * and the check that the linked inih is built so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iniline.c - one line as inih (Debian's build: multi-line values, a BOM
  * skipped, inline comments after a blank) reads it. */
 #include <config.h>

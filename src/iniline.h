@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iniline.h - what inih makes of one line: the single reading of INI
  * lines that the config reader, --check-conf and the tuner's merge share,
  * so none of them can see a file differently from the library. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* key.c - the key API: set up a key with the current kernel, then crypt
  * with the kernel that key remembers. */
 #include <config.h>

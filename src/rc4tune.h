@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rc4tune.h - RC4 with the kernel measured fastest on this machine.
  *
  * Link with `pkg-config --cflags --libs librc4tune`.  See librc4tune(3). */

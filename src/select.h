@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select.h - which kernel of a kind new keys use, and why: the precedence
  * of env > [pin] > this CPU's section > [default] > heuristic > portable
  * default, written once for every kind. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench-provider.sh - `openssl speed -evp rc4` through OpenSSL's legacy
 # provider and through rc4tune.so, side by side in one run (`make bench`):
 # ROUNDS rounds (default 3) alternating the two, so that drift in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c - every kernel side by side through the public API, and the RC4s
  * users would otherwise pick where built with them (OpenSSL's RC4(),
  * libgcrypt's ARCFOUR, nettle's arcfour_crypt), in one run: `make bench`.

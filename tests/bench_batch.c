@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_batch.c - many keys at once, side by side in one run
  * (`make bench-batch`):
  *

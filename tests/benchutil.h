@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* benchutil.h - the clock and the sort the benchmarks share.  Kept apart
  * from the tuner's harness (tuner/timing.c) on purpose: the benchmarks
  * re-measure the tuner's pick independently. */

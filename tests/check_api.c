@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_api.c - the public key API as a program sees it. */
 #include <config.h>
 

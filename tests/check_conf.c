@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_conf.c - reading rc4tune.conf: what is used, what is refused as a
  * whole (and at which line), what --check-conf hears about. */
 #include <config.h>

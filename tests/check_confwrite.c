@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_confwrite.c - the root-run writer: which paths it refuses before
  * measuring (other users' symlinks, hard links, oversized files, names too
  * long, lock files not the caller's alone), that it writes nothing the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_hardening.c - the public API under bad input and many threads:
  * NULL pointers and bad lengths fail cleanly as librc4tune(3) says; first
  * use from many threads while another switches kernels; switching kernels

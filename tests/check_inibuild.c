@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_inibuild.c - the config reader against an inih built otherwise.
  * A stand-in wraps the real ini_parse_stream (linked with ld's
  * --wrap=ini_parse_stream): it gives the reader less room per line, as an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_kernels.c - every kernel in the registry against RFC 6229, against
  * the reference kernel on random input, and against OpenSSL's RC4(). */
 #include <config.h>

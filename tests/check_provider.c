@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_provider.c - the provider module rc4tune.so as OpenSSL programs see
  * it: through EVP only, in a library context of this test's own that loads
  * the built module from RC4TUNE_PROVIDER_DIR, fetched by the property

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_select.c - which kernel the library picks, in which order, and why;
  * the CPUID heuristic on CPU fixtures; the live first use from many
  * threads.  Fixtures (configs, CPUs, kernels that cannot run or fail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_wipe.c - no secret left where the program cannot reach it, and
  * rc4tune_wipe.
  *

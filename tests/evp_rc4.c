@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evp_rc4.c - an ordinary OpenSSL 3 program that knows nothing of rc4tune:
  * RC4 through EVP_rc4() with the hex key in argv[1], standard input to
  * standard output.  On standard error it names the provider OpenSSL chose

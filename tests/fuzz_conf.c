@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_conf.c - libFuzzer over the library's config reader and selection:
  * the input is a config file (or, after a first byte 'G', the bytes
  * confgen.h builds one from), read as the library reads it (no hooks) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_merge.c - libFuzzer over the section module's merge
  * (rc4_section_replace, what --generate-conf writes), in memory.  Input:
  * the first byte picks the section (its low 2 bits) and a distance below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* holdlocks.c - take every lock this user can on each PATH and hold them
  * until killed: what a hostile local user can do to the tuner's config,
  * its directory and its lock file (test_writer.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iniparse.c - a config as inih reads it: "[SECTION] KEY=VALUE", one line
  * per key; exit 1 naming the first bad line.  The CLI tests use it to show
  * that what rc4tune writes parses as the library will parse it. */

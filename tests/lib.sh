@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh - what every shell test does first, sourced right after `set -u`:
 # automake's exit codes, a scratch directory removed on exit, the counters
 # and messages, and an environment without the RC4TUNE_* variables that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pick-vs-best.sh RC4TUNE BENCH [RUNS]: is the tuner fooled by its own
 # harness?  Run it as a postinst does (rc4tune --generate-conf --output TMP
 # --quiet), then re-measure every kernel independently through the public

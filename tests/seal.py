@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """seal.py FILE - put the right checksum into every record of FILE, as
 rc4tune.conf(5) defines it, so that tests can write the tuner's sections by
 hand.  An implementation of the documented format apart from the tuner's."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seam.c - linked into tests/rc4tune_seam only: the tuner on a virtual
  * clock with made-up rates (measure_seam, timing_seam_now), so that a test
  * can give a kernel its speed in each phase of a run, on any machine,

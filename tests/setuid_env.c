@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* setuid_env.c - for test_setuid.sh: the kernel the library chose (and so
  * whether it read RC4TUNE_KERNEL, RC4TUNE_CONF), then whether the kernel
  * ran this program in secure mode (AT_SECURE: setuid, setgid, caps). */

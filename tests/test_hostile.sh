@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_hostile.sh - hostile config files never crash or hang the library
 # (rc4tune --explain reads the config as every program does) or
 # --check-conf: random bytes, NULs, huge lines, a BOM with CRLF, a

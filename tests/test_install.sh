@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install into a DESTDIR and use the result as a packager and a program
 # would: every file in place, the man pages lint-clean and naming the
 # configured paths, a program built with pkg-config printing the right

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_kill.sh - SIGKILL rc4tune --generate-conf at random moments: the
 # config is always the old file byte for byte, or a complete new one (every
 # other line kept, --check-conf clean, the library reads its kernel); a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_provider.sh - the provider module rc4tune.so as the openssl command,
 # an unmodified EVP program and Python's cryptography see it:
 #  - `openssl enc -rc4` and `-rc4-40` through -provider-path/-provider

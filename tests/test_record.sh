@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_record.sh - whose a section is: the record the tuner writes
 # (rc4tune.conf(5), THE RECORD), checked against tests/seal.py's own
 # reading of the format; a section a person wrote or edited is kept unless

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_select_cli.sh - rc4tune --explain, --heuristic [--cpuid-dump FILE],
 # --check-conf [FILE]; and the config --generate-conf writes is the one the
 # library then uses.  Fixtures are written here, into a temporary directory.

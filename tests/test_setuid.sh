@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_setuid.sh - a setuid-root program run by nobody ignores
 # RC4TUNE_KERNEL, RC4TUNE_CONF and RC4TUNE_DEBUG (secure_getenv); the same
 # program without the setuid bit obeys them.  Needs root (to make the

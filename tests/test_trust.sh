@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_trust.sh - whether the tuner's answer can be trusted: the budget
 # holds under load (a bound on the overrun, not a speed: the old tuner took
 # 23.5 s for --budget 0.5 so loaded), an uncertain result never replaces a

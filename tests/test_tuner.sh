@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_tuner.sh - rc4tune --generate-conf and --speed from the command line:
 # what they write, what a merge keeps byte for byte, what they refuse, what
 # they print.  Short budgets; no timing is asserted (the machine is shared).

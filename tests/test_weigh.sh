@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_weigh.sh - a result must hold over time (rc4tune(1), WHAT A RESULT
 # MUST HOLD): a ranking that changes between the phases of a run is
 # uncertain; a prior that is right survives a run that disagrees; a prior

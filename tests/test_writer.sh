@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_writer.sh - rc4tune --generate-conf as an attacker or an unlucky
 # sysadmin would run it as root: planted symlinks, hard links, runs at the
 # same time, locks other users hold (none delays root's run) and a run of

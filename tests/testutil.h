@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.h - what the Check suites share: a seeded PRNG, and a main that
  * refuses to pass when no test ran (CK_RUN_SUITE with a typo runs none). */
 #ifndef RC4_TESTUTIL_H

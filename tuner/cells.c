@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cells.c - what each kind of kernel is timed on: calls through the
  * kernel's descriptor, as the library makes them, in cells whose rates
  * the workloads weigh. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* checkconf.c - everything in a config that the library silently tolerates
  * or cannot use: the library's own reader runs, and its hooks show this
  * file every line and every key. */

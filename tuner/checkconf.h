@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* checkconf.h - rc4tune --check-conf: everything in a config that the
  * library silently tolerates or cannot use, by line. */
 #ifndef RC4_CHECKCONF_H

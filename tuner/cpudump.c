@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpudump.c - a CPU's identity from a raw CPUID dump: libcpuid reads the
  * dump (only leaves 0 and 1 matter), the library's own decoding names the
  * CPU, so a dump gives the section the live CPU would get, for vendors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpudump.h - a CPU's identity from a raw CPUID dump in libcpuid's format
  * (rc4tune --heuristic --cpuid-dump), decoded as the library decodes the
  * live CPU's. */

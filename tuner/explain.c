@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explain.c - what this build has, what the library chooses here and why,
  * what the heuristic says about a CPU, and whether a config file would be
  * used as meant. */

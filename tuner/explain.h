@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explain.h - rc4tune's questions about kernels and the selection: --list,
  * --explain, --heuristic, --section, --check-conf.  Each returns the exit
  * status. */

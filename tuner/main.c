@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - the rc4tune command line: parse options, run one action. */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* measure.c - time the kernels of one kind on this CPU and pick the
  * fastest, the same way twice.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* measure.h - time the kernels of one kind on this CPU and pick the
  * fastest, the same way twice; cells.c says what each kind is timed on. */
 #ifndef RC4_MEASURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* timing.c - clocks, calibration, medians and the machine's load. */
 #include <config.h>
 

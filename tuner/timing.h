@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* timing.h - the clocks the tuner measures with, and what it computes
  * from their readings. */
 #ifndef RC4_TIMING_H

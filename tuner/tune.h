@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tune.h - the measuring actions: --speed reports, --generate-conf also
  * writes the winners into the config. */
 #ifndef RC4_TUNE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ahead.c - kernels that make keystream ahead: a key continued by short
  * calls takes its keystream from a buffer that another kernel (the inner
  * one, of the char layout) fills in long runs.  A 16-byte call then costs

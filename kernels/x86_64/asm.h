@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* asm.h - gas macros the x86-64 .S files share: the start and end of a
  * hidden global function, and pushes and pops that tell the unwinder. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* batch.S - multi-lane RC4 cores for 8-bit states (GNU as, AT&T, SysV
  * ABI), called by kernels/batch.c, which copies the lanes' states into one
  * block (lane l at l*256) and back, so that every entry is a constant

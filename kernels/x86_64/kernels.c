@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernels.c - descriptors of the x86-64 assembly kernels, one for each ASM
  * line of registry.def.  Each keeps its state in a C family's layout, so
  * it shares that family's key schedule, and a key set up by one can be

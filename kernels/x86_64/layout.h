@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* layout.h - offsets the assembly hard-codes, for the .S files and for the
  * C that checks them against the structs (kernels.c, batch.c). */
 #ifndef RC4K_X86_64_LAYOUT_H

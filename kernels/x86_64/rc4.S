@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rc4.S - x86-64 RC4 loops (GNU as, AT&T syntax, SysV ABI).
  *
  * Every function is  void f(struct rc4k_state *st, size_t len,
