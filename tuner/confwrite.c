@@ -212,11 +212,11 @@ static bool next_name(const char **rest, char *name)
 }
 
 /* The symlink AT (lstat in *LS), met on the way: allowed as link_allowed
- * says, its text put before what is left of the walk, *REST (in TODO,
+ * says, its text put before what is left of the walk, *REST (in PENDING,
  * PATH_MAX bytes); CUR (the directory walked so far) becomes "/" for an
  * absolute link. */
 static int follow(const char *path, const char *at, const struct stat *ls,
-		  char *cur, char *todo, const char **rest)
+		  char *cur, char *pending, const char **rest)
 {
 	char link[PATH_MAX], joined[PATH_MAX];
 
@@ -229,8 +229,8 @@ static int follow(const char *path, const char *at, const struct stat *ls,
 	if (snprintf(joined, sizeof joined, "%s/%s", link, *rest) >=
 	    (int)sizeof joined)
 		return fail(path, at, ENAMETOOLONG);
-	strcpy(todo, joined);
-	*rest = todo;
+	strcpy(pending, joined);
+	*rest = pending;
 	if (link[0] == '/')
 		strcpy(cur, "/");
 	return 0;
@@ -242,16 +242,16 @@ static int follow(const char *path, const char *at, const struct stat *ls,
  * the way, not only at its end, could send root's writes elsewhere. */
 static int path_trusted(const struct confwrite *w)
 {
-	char cur[PATH_MAX], at[PATH_MAX], todo[PATH_MAX], name[NAME_MAX + 1];
-	const char *rest = todo;
+	char cur[PATH_MAX], at[PATH_MAX], pending[PATH_MAX], name[NAME_MAX + 1];
+	const char *rest = pending;
 	struct stat st;
 	int hops = 0;
 
 	dir_of(w->target, at);
 	if (at[0] != '/' && getcwd(cur, sizeof cur) == NULL)
 		return fail(w->path, "the current directory", errno);
-	if (snprintf(todo, sizeof todo, "%s/%s", at[0] == '/' ? "" : cur,
-		     at) >= (int)sizeof todo)
+	if (snprintf(pending, sizeof pending, "%s/%s", at[0] == '/' ? "" : cur,
+		     at) >= (int)sizeof pending)
 		return fail(w->path, NULL, ENAMETOOLONG);
 	strcpy(cur, "/");
 	if (lstat(cur, &st) != 0 || dir_trusted(w->path, cur, &st, false) != 0)
@@ -271,7 +271,7 @@ static int path_trusted(const struct confwrite *w)
 		if (S_ISLNK(st.st_mode)) {
 			if (++hops > MAX_HOPS)
 				return fail(w->path, at, ELOOP);
-			if (follow(w->path, at, &st, cur, todo, &rest) != 0)
+			if (follow(w->path, at, &st, cur, pending, &rest) != 0)
 				return -1;
 			continue;
 		}
