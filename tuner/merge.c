@@ -23,7 +23,7 @@ struct cand {
 /* The sections of every file, OUT's first, in file order. */
 struct cands {
 	struct cand *c;
-	int n;
+	int n, cap;
 	const char *path; /* the file being walked */
 	bool out;         /* ... is OUT, whose other sections stay anyway */
 	bool failed;      /* out of memory */
@@ -48,12 +48,17 @@ static void on_section(void *arg, const struct rc4_section *s)
 				cs->path, s->line, s->name);
 		return;
 	}
-	more = realloc(cs->c, sizeof *cs->c * (size_t)(cs->n + 1));
-	if (more == NULL) {
-		cs->failed = true;
-		return;
+	if (cs->n == cs->cap) {
+		/* doubling: a realloc a section copies them all each time */
+		int cap = cs->cap ? 2 * cs->cap : 16;
+		more = realloc(cs->c, sizeof *cs->c * (size_t)cap);
+		if (more == NULL) {
+			cs->failed = true;
+			return;
+		}
+		cs->c = more;
+		cs->cap = cap;
 	}
-	cs->c = more;
 	cs->c[cs->n++] = (struct cand){ *s, cs->path };
 }
 
@@ -203,7 +208,7 @@ char *merge_sections(const char *old, size_t len, const char *outpath,
 		     const struct merge_input *in, int n, FILE *notes,
 		     size_t *outlen)
 {
-	struct cands cs = { NULL, 0, outpath, true, false };
+	struct cands cs = { NULL, 0, 0, outpath, true, false };
 	char *out = NULL;
 
 	rc4_section_walk(old, len, on_section, &cs);
