@@ -28,9 +28,12 @@ ANSIBLE_LOCAL_TEMP=$tmp/ansible/tmp ANSIBLE_REMOTE_TEMP=$tmp/ansible/remote
 ANSIBLE_NOCOLOR=1
 ANSIBLE_SSH_CONTROL_PATH_DIR=$tmp/ansible/cp
 ANSIBLE_PERSISTENT_CONTROL_PATH_DIR=$tmp/ansible/pc
+# Ansible refuses to run without a UTF-8 locale ("Detected None" under
+# LC_ALL=C, as .ci/cross runs and CI may); C.UTF-8 is in every Debian libc.
+LC_ALL=C.UTF-8
 export HOME ANSIBLE_CONFIG ANSIBLE_HOME ANSIBLE_LOCAL_TEMP ANSIBLE_REMOTE_TEMP \
 	ANSIBLE_NOCOLOR ANSIBLE_SSH_CONTROL_PATH_DIR \
-	ANSIBLE_PERSISTENT_CONTROL_PATH_DIR
+	ANSIBLE_PERSISTENT_CONTROL_PATH_DIR LC_ALL
 # The playbook and the fact run `rc4tune`, as on a host with the package:
 # here the build's, refusing to write anywhere but $tmp (a playbook
 # variable that did not reach a task would write /etc).
