@@ -384,6 +384,20 @@ else
 		fail "--json with kernels named: rc=$rc"; cat "$tmp/json" "$tmp/err"
 	fi
 
+	# measuring reads no config and no environment: serial runs the CPU
+	# rules' single-stream kernel when the single kind is not measured
+	h=$("$RC4TUNE" --heuristic | sed -n '1s/\t.*//p')
+	printf '[pin]\nkernel = int-1x\n' >"$tmp/pin.conf"
+	RC4TUNE_KERNEL=char-1x RC4TUNE_CONF="$tmp/pin.conf" \
+		"$RC4TUNE" --speed --json $budget serial >"$tmp/json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ -n "$h" ] &&
+	   grep -q "\"serial_runs\": \"$h\"" "$tmp/json"; then
+		ok "--speed serial: runs the rules' $h, not the environment's or the config's"
+	else
+		fail "--speed serial: rc=$rc, rules' kernel '$h'"; cat "$tmp/json" "$tmp/err"
+	fi
+
 	tune --json --output "$tmp/json.conf"
 	bk=$(sed -n 's/^batch_kernel = //p' "$tmp/json.conf" 2>/dev/null)
 	if [ $rc -eq 0 ] && [ -n "$bk" ] && checkjson "$bk" <"$tmp/out"; then

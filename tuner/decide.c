@@ -1,18 +1,196 @@
 /* SPDX-License-Identifier: MIT */
-/* decide.c - which kernel a run writes for one key (decide.h).
+/* decide.c - every step from figures to a choice (decide.h).
  *
- * A host can sit in a state for a minute that makes some kernels slower
- * and others faster; a run inside it sees a steady, confident, wrong
- * ranking.  So a single run does not overturn what earlier runs found:
- * kernels are ranked by their standing over the section's history, and
- * the standing prior is replaced only by a kernel that beat it in every
- * phase of this run.  Repeated runs then converge on the kernel that is
- * best most of the time. */
+ * Ties: kernels closer than the noise (at least 2 %, at most 3 %) are
+ * equal, and the tie goes to a named preference, else to the simplest.
+ * Doubt: few rounds, a busy machine, noise larger than the gap, or a
+ * ranking that flipped between phases.  The prior: a host can sit in a
+ * state for a minute that makes some kernels slower and others faster; a
+ * run inside it sees a steady, confident, wrong ranking.  So a single run
+ * does not overturn what earlier runs found: kernels are ranked by their
+ * standing over the section's history, and the standing prior is replaced
+ * only by a kernel that beat it in every phase of this run.  Repeated runs
+ * then converge on the kernel that is best most of the time. */
 #include <config.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "decide.h"
+#include "timing.h"
+
+static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
+static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
+enum { MIN_ROUNDS = 5 };               /* fewer medians are no decision */
+/* Other processes using this share of all CPUs compete for cores, caches
+ * and memory, and not evenly across kernels, in a way the spread of
+ * slices need not show: the result is uncertain. */
+static const double BUSY = 0.25;
+
+/* How early R's name stands in PREFER[0..N) (NULL members name nothing):
+ * its index, or N. */
+static size_t rank_in(const struct kresult *r, const char *const *prefer,
+		      size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n; i++)
+		if (prefer[i] && strcmp(r->k->name, prefer[i]) == 0)
+			break;
+	return i;
+}
+
+/* Among the kernels within C's window of the best SCORE: the first that
+ * PREFER names, else the earliest in the registry (simplest loops
+ * first); RULES[] says each preference in words. */
+static void pick(const struct measurement *m, struct choice *c,
+		 const double *score, const char *const *prefer,
+		 const char *const *rules, size_t nprefer)
+{
+	size_t best = m->n, w = m->n;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->kr[i].status == KERNEL_OK &&
+		    (best == m->n || score[i] > score[best]))
+			best = i;
+	double cut = score[best] * (1 - c->window);
+	c->ntied = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct kresult *r = &m->kr[i];
+		if (r->status != KERNEL_OK || score[i] < cut)
+			continue;
+		c->ntied++;
+		size_t a = rank_in(r, prefer, nprefer);
+		size_t b = w == m->n ? a + 1 : rank_in(&m->kr[w], prefer, nprefer);
+		if (a < b || (a == b && r->order < m->kr[w].order))
+			w = i;
+	}
+	c->kernel = w;
+	c->tie_rule = NULL;
+	if (c->ntied > 1) {
+		size_t a = rank_in(&m->kr[w], prefer, nprefer);
+		c->tie_rule = a < nprefer ? rules[a]
+					  : "the earliest in registry order";
+	}
+}
+
+/* Best and second were timed side by side in each round, so the ratio of
+ * their round scores cancels what hit both (frequency, a neighbour's
+ * load).  The standard error of its median is about 1.25 sd / sqrt(n);
+ * twice that is the noise, and the tie window. */
+static void noise(const struct measurement *m, struct choice *c)
+{
+	size_t second = m->n;
+	int n = m->rounds;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (i != m->best && m->kr[i].status == KERNEL_OK &&
+		    (second == m->n || m->kr[i].score > m->kr[second].score))
+			second = i;
+	c->noise = 0;
+	c->gap = 1;
+	if (second != m->n && n > 0) {
+		double ratio[n];
+		for (int k = 0; k < n; k++)
+			ratio[k] = m->kr[m->best].round_score[k] /
+				   m->kr[second].round_score[k];
+		c->noise = 2 * 1.2533 * timing_spread(ratio, n) / sqrt(n);
+		c->gap = 1 - m->kr[second].score / m->kr[m->best].score;
+	}
+	c->window = fmin(fmax(c->noise, TIE_FLOOR), TIE_CAP);
+}
+
+/* Whether any choice from M may be wrong: too few rounds for medians, a
+ * busy machine, or noise that could have swapped best and second. */
+static void doubt(const struct measurement *m, struct choice *c)
+{
+	c->why[0] = '\0';
+	c->why_code = NULL;
+	if (m->rounds < MIN_ROUNDS) {
+		c->why_code = "rounds";
+		snprintf(c->why, sizeof c->why, "only %d round%s fit in the "
+						"budget",
+			 m->rounds, m->rounds == 1 ? "" : "s");
+	} else if (m->load >= BUSY) {
+		c->why_code = "busy";
+		snprintf(c->why, sizeof c->why, "other processes used %.0f %% "
+						"of the CPUs",
+			 m->load * 100);
+	} else if (c->noise > TIE_CAP && c->gap < c->noise) {
+		c->why_code = "noise";
+		snprintf(c->why, sizeof c->why, "the noise, %.1f %%, was larger "
+						"than the gap between the best "
+						"two",
+			 c->noise * 100);
+	}
+	c->uncertain = c->why_code != NULL;
+}
+
+/* Whether kernel A led kernel B in every phase of M that had rounds. */
+static bool leads(const struct measurement *m, size_t a, size_t b)
+{
+	for (int p = 0; p < MEASURE_PHASES; p++)
+		if (m->kr[a].phase[p] > 0 &&
+		    m->kr[a].phase[p] <= m->kr[b].phase[p])
+			return false;
+	return true;
+}
+
+/* The phase in which kernel A of M led kernel B by more than C's window,
+ * or -1. */
+static int led_in(const struct measurement *m, const struct choice *c,
+		  size_t a, size_t b)
+{
+	for (int p = 0; p < MEASURE_PHASES; p++)
+		if (m->kr[b].phase[p] > 0 &&
+		    m->kr[a].phase[p] > m->kr[b].phase[p] * (1 + c->window))
+			return p;
+	return -1;
+}
+
+/* C's confidence: M's doubt, else whether the ranking flipped for the
+ * kernel chosen: another kernel led it in one phase and it led that one
+ * in another, each by more than the window (a host state that began or
+ * ended, so the choice may hold only part of the time).  A kernel behind
+ * in every phase is one the history kept, not a ranking that changed. */
+static void judge(const struct measurement *m, struct choice *c)
+{
+	doubt(m, c);
+	for (size_t o = 0; !c->uncertain && o < m->n; o++) {
+		int p = m->kr[o].status == KERNEL_OK
+				? led_in(m, c, o, c->kernel)
+				: -1;
+		if (p < 0 || led_in(m, c, c->kernel, o) < 0)
+			continue;
+		c->uncertain = true;
+		c->why_code = "phases";
+		snprintf(c->why, sizeof c->why, "the ranking changed: %.32s "
+			 "led in phase %d of %d by %.1f %%",
+			 m->kr[o].k->name, p + 1, MEASURE_PHASES,
+			 (m->kr[o].phase[p] / m->kr[c->kernel].phase[p] - 1) *
+				 100);
+	}
+}
+
+struct choice decide_run(const struct measurement *m, const char *heuristic)
+{
+	static const char *const rules[] = { "the heuristic's choice" };
+	struct choice c = { 0 };
+	double score[m->n];
+
+	for (size_t i = 0; i < m->n; i++)
+		score[i] = m->kr[i].score;
+	noise(m, &c);
+	pick(m, &c, score, &heuristic, rules, 1);
+	judge(m, &c);
+	return c;
+}
+
+double decide_ratio(const struct measurement *m, const struct choice *c,
+		    const struct kresult *kr)
+{
+	return kr->score / m->kr[c->kernel].score;
+}
 
 /* NAME's score in RUN; one not among its leaders scored at most the
  * lowest listed. */
@@ -34,64 +212,17 @@ static size_t find(const struct measurement *m, const char *name)
 	return m->n;
 }
 
-/* The phase in which kernel A of M led kernel B by more than the tie
- * window, or -1. */
-static int led_in(const struct measurement *m, size_t a, size_t b)
+/* Each kernel's standing: its score relative to the best, averaged over
+ * this run and the runs of PRIOR that the new record keeps (the latest
+ * RC4_RECORD_RUNS - 1) and that were confident; how many runs, returned. */
+static int standing_of(const struct measurement *m,
+		       const struct rc4_record_key *prior, double *standing)
 {
-	for (int p = 0; p < MEASURE_PHASES; p++)
-		if (m->kr[b].phase[p] > 0 &&
-		    m->kr[a].phase[p] > m->kr[b].phase[p] * (1 + m->window))
-			return p;
-	return -1;
-}
-
-/* C's confidence: the measurement's doubt, unless that is a ranking that
- * changed, which is judged for the kernel written: another kernel led it
- * in one phase and it led that one in another, each by more than the tie
- * window.  (A kernel behind in every phase is one the history kept, not a
- * ranking that changed.) */
-static void judge(const struct measurement *m, struct choice *c)
-{
-	c->uncertain = m->uncertain;
-	c->why_code = m->why_code;
-	snprintf(c->why, sizeof c->why, "%s", m->why);
-	if (m->why_code != NULL && strcmp(m->why_code, "phases") != 0)
-		return;
-	c->uncertain = false;
-	c->why_code = NULL;
-	c->why[0] = '\0';
-	for (size_t o = 0; o < m->n; o++) {
-		int p = m->kr[o].status == KERNEL_OK ? led_in(m, o, c->kernel)
-						     : -1;
-		if (p < 0 || led_in(m, c->kernel, o) < 0)
-			continue;
-		c->uncertain = true;
-		c->why_code = "phases";
-		snprintf(c->why, sizeof c->why, "the ranking changed: %.32s "
-			 "led in phase %d of %d by %.1f %%",
-			 m->kr[o].k->name, p + 1, MEASURE_PHASES,
-			 (m->kr[o].phase[p] / m->kr[c->kernel].phase[p] - 1) *
-				 100);
-		return;
-	}
-}
-
-struct choice decide(const struct measurement *m,
-		     const struct rc4_record_key *prior, const char *heuristic)
-{
-	const char *mine = prior && prior->present ? prior->value : NULL;
-	const char *const names[] = { mine, heuristic };
-	static const char *const rules[] = { "the section's kernel",
-					     "the heuristic's choice" };
-	double standing[m->n], best = m->kr[m->best].score;
+	double best = m->kr[m->best].score;
 	int runs = 1;
-	struct choice c = { 0 };
 
-	memset(standing, 0, sizeof standing); /* also for -Wmaybe-uninitialized */
 	for (size_t i = 0; i < m->n; i++)
 		standing[i] = m->kr[i].score / best;
-	/* the runs the new record will keep: this one and the latest
-	 * RC4_RECORD_RUNS - 1 of the section's */
 	for (int r = 0; prior && r < prior->nruns && r < RC4_RECORD_RUNS - 1;
 	     r++) {
 		if (prior->run[r].uncertain)
@@ -102,29 +233,41 @@ struct choice decide(const struct measurement *m,
 	}
 	for (size_t i = 0; i < m->n; i++)
 		standing[i] /= runs;
-	struct measure_pick pk = measure_pick(m, standing, names, rules, 2);
-	c.kernel = pk.winner;
+	return runs;
+}
 
+struct choice decide(const struct measurement *m,
+		     const struct rc4_record_key *prior, const char *heuristic)
+{
+	const char *mine = prior && prior->present ? prior->value : NULL;
+	const char *const names[] = { mine, heuristic };
+	static const char *const rules[] = { "the section's kernel",
+					     "the heuristic's choice" };
+	double standing[m->n];
+	struct choice run = decide_run(m, heuristic), c = run;
+	int runs = standing_of(m, prior, standing);
+
+	pick(m, &c, standing, names, rules, 2);
 	size_t p = find(m, mine);
 	if (p == m->n)
 		p = find(m, heuristic);
 	int n = 0;
-	if (pk.tie_rule != NULL && pk.winner != m->winner)
+	if (c.tie_rule != NULL && c.kernel != run.kernel)
 		n = snprintf(c.note, sizeof c.note, "tie over %d runs: %zu "
-			     "within the window, chose %s, %s", runs, pk.ntied,
-			     m->kr[pk.winner].k->name, pk.tie_rule);
-	else if (runs > 1 && pk.winner != m->best && pk.ntied == 1)
+			     "within the window, chose %s, %s", runs, c.ntied,
+			     m->kr[c.kernel].k->name, c.tie_rule);
+	else if (runs > 1 && c.kernel != m->best && c.ntied == 1)
 		n = snprintf(c.note, sizeof c.note, "history: over %d runs "
 			     "%s stands above this run's best, %s", runs,
-			     m->kr[pk.winner].k->name, m->kr[m->best].k->name);
-	if (p != m->n && p != pk.winner && !measure_leads(m, pk.winner, p)) {
+			     m->kr[c.kernel].k->name, m->kr[m->best].k->name);
+	if (p != m->n && p != c.kernel && !leads(m, c.kernel, p)) {
 		snprintf(c.note + n, sizeof c.note - (size_t)n,
 			 "%sprior: kept %s (%s): %s did not lead it in every "
 			 "phase",
 			 n ? "; " : "", m->kr[p].k->name,
 			 p == find(m, mine) ? "the section's"
 					    : "the heuristic's",
-			 m->kr[pk.winner].k->name);
+			 m->kr[c.kernel].k->name);
 		c.kernel = p;
 	}
 	judge(m, &c);

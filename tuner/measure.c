@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* measure.c - time the kernels of one kind on this CPU and pick the
- * fastest, the same way twice.
+/* measure.c - time the kernels of one kind on this CPU: figures only,
+ * which decide.c turns into a choice.
  *
  * A slice is a fixed number of calls (calibrated once to last about
  * m->slice), so no clock read sits inside the loop.  Rounds go over every
@@ -8,8 +8,7 @@
  * each round, so that drift and the position in a round hit all kernels
  * alike; each round puts the keys' states at the next placement.  Medians
  * over rounds, at each kernel's worst placement, give the table; the
- * spread of the per-round scores gives the noise that decides when to stop
- * and what counts as a tie. */
+ * per-round scores go with them, for the noise. */
 #include <config.h>
 
 #include <math.h>
@@ -17,23 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure.h"
-#include "select.h"
 #include "timing.h"
 
 enum {
-	MIN_ROUNDS = 5,     /* fewer medians are not worth a decision */
 	MAX_ROUNDS = 255,
 	TARGET_ROUNDS = 15, /* rounds the slice length is sized for */
 };
 static const double SETTLE = 0.5;      /* share of the budget the rounds
 					* slices are sized for take */
-static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
-static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
-/* Other processes using this share of all CPUs compete for cores, caches
- * and memory, and not evenly across kernels, in a way the spread of
- * slices need not show: no early stop, and the result is uncertain. */
-static const double BUSY = 0.25;
 
 /* The measuring state: samples of each kernel, cell and round. */
 struct run {
@@ -77,18 +68,6 @@ static double score_of(const struct run *r, const double *v, size_t stride)
 			sum += r->weight[c];
 		}
 	return exp(lg / sum);
-}
-
-/* Robust relative spread of V[0..n): the median absolute deviation,
- * scaled to a standard deviation, over the median.  The odd slice that
- * another process interrupted does not move it. */
-static double spread(const double *v, int n)
-{
-	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS], mid = timing_median(v, n, tmp);
-
-	for (int k = 0; k < n; k++)
-		dev[k] = fabs(v[k] - mid);
-	return 1.4826 * timing_median(dev, n, tmp) / mid;
 }
 
 double (*measure_seam)(const struct trial *t, int phase, double slice);
@@ -153,14 +132,13 @@ static void place_worst(struct run *r, size_t i)
 	}
 }
 
-/* Medians and scores after m->rounds rounds; sets m->best and returns the
- * second best (m->n if none). */
-static size_t rank(struct run *r)
+/* Medians and scores after m->rounds rounds, and m->best. */
+static void rank(struct run *r)
 {
 	struct measurement *m = r->m;
 	double tmp[MAX_ROUNDS];
 	int n = m->rounds;
-	size_t best = m->n, second = m->n;
+	size_t best = m->n;
 
 	for (size_t j = 0; j < r->nok; j++) {
 		size_t i = r->ok[j];
@@ -178,148 +156,15 @@ static size_t rank(struct run *r)
 		kr->placed = kr->score / score_of(r, all, 1);
 		for (int k = 0; k < n; k++)
 			rs[k] = score_of(r, placed(r, i, 0, k), MAX_ROUNDS);
-		kr->spread = spread(rs, n);
-		if (best == m->n || kr->score > m->kr[best].score) {
-			second = best;
+		kr->spread = timing_spread(rs, n);
+		kr->round_score = rs;
+		if (best == m->n || kr->score > m->kr[best].score)
 			best = i;
-		} else if (second == m->n || kr->score > m->kr[second].score) {
-			second = i;
-		}
 	}
 	m->best = best;
-	return second;
 }
 
-/* Whether the pick may be wrong, and why: too few rounds for medians, a
- * busy machine, or noise that could have swapped best and second. */
-static void doubt(struct measurement *m)
-{
-	m->why[0] = '\0';
-	m->why_code = NULL;
-	if (m->rounds < MIN_ROUNDS) {
-		m->why_code = "rounds";
-		snprintf(m->why, sizeof m->why, "only %d round%s fit in the "
-						"budget",
-			 m->rounds, m->rounds == 1 ? "" : "s");
-	} else if (m->load >= BUSY) {
-		m->why_code = "busy";
-		snprintf(m->why, sizeof m->why, "other processes used %.0f %% "
-						"of the CPUs",
-			 m->load * 100);
-	} else if (m->noise > TIE_CAP && m->gap < m->noise) {
-		m->why_code = "noise";
-		snprintf(m->why, sizeof m->why, "the noise, %.1f %%, was larger "
-						"than the gap between the best "
-						"two",
-			 m->noise * 100);
-	}
-	m->uncertain = m->why_code != NULL;
-}
-
-/* Best and second were timed side by side in each round, so the ratio of
- * their round scores cancels what hit both (frequency, a neighbour's
- * load).  The standard error of its median is about 1.25 sd / sqrt(n);
- * twice that is the noise.  It matters only when it could have swapped
- * best and second. */
-static void judge(struct run *r, size_t second)
-{
-	struct measurement *m = r->m;
-	double tmp[MAX_ROUNDS];
-	int n = m->rounds;
-
-	m->noise = 0;
-	m->gap = 1;
-	if (second != m->n) {
-		for (int k = 0; k < n; k++)
-			tmp[k] = r->round_scores[m->best * MAX_ROUNDS + k] /
-				 r->round_scores[second * MAX_ROUNDS + k];
-		m->noise = 2 * 1.2533 * spread(tmp, n) / sqrt(n);
-		m->gap = 1 - m->kr[second].score / m->kr[m->best].score;
-	}
-	m->window = fmin(fmax(m->noise, TIE_FLOOR), TIE_CAP);
-	doubt(m);
-}
-
-/* How early R's name stands in PREFER[0..N) (NULL members name nothing):
- * its index, or N. */
-static size_t rank_in(const struct kresult *r, const char *const *prefer,
-		      size_t n)
-{
-	size_t i = 0;
-
-	for (; i < n; i++)
-		if (prefer[i] && strcmp(r->k->name, prefer[i]) == 0)
-			break;
-	return i;
-}
-
-/* Among the kernels within the window of the best SCORE: the first that
- * PREFER names, else the earliest in the registry (simplest loops
- * first). */
-struct measure_pick measure_pick(const struct measurement *m,
-				 const double *score,
-				 const char *const *prefer,
-				 const char *const *rules, size_t nprefer)
-{
-	struct measure_pick pk = { m->n, 0, NULL };
-	size_t best = m->n;
-
-	for (size_t i = 0; i < m->n; i++)
-		if (m->kr[i].status == KERNEL_OK &&
-		    (best == m->n || score[i] > score[best]))
-			best = i;
-	double cut = score[best] * (1 - m->window);
-	for (size_t i = 0; i < m->n; i++) {
-		const struct kresult *r = &m->kr[i];
-		if (r->status != KERNEL_OK || score[i] < cut)
-			continue;
-		pk.ntied++;
-		size_t a = rank_in(r, prefer, nprefer);
-		size_t b = pk.winner == m->n
-				   ? a + 1
-				   : rank_in(&m->kr[pk.winner], prefer, nprefer);
-		if (a < b || (a == b && r->order < m->kr[pk.winner].order))
-			pk.winner = i;
-	}
-	if (pk.ntied > 1) {
-		size_t a = rank_in(&m->kr[pk.winner], prefer, nprefer);
-		pk.tie_rule = a < nprefer ? rules[a]
-					  : "the earliest in registry order";
-	}
-	return pk;
-}
-
-/* The winner by this run's scores; a tie goes to the heuristic's kernel. */
-static void pick(struct measurement *m, const char *prefer)
-{
-	static const char *const rules[] = { "the heuristic's choice" };
-	double score[m->n];
-
-	for (size_t i = 0; i < m->n; i++)
-		score[i] = m->kr[i].score;
-	struct measure_pick pk = measure_pick(m, score, &prefer, rules, 1);
-	m->winner = pk.winner;
-	m->ntied = pk.ntied;
-	m->tie_rule = pk.tie_rule;
-	for (size_t i = 0; i < m->n; i++)
-		if (m->kr[i].status == KERNEL_OK)
-			m->kr[i].ratio = m->kr[i].score / m->kr[pk.winner].score;
-}
-
-bool measure_leads(const struct measurement *m, size_t a, size_t b)
-{
-	for (int p = 0; p < MEASURE_PHASES; p++)
-		if (m->kr[a].phase[p] > 0 &&
-		    m->kr[a].phase[p] <= m->kr[b].phase[p])
-			return false;
-	return true;
-}
-
-/* Each kernel's median round score in each phase.  Then, where the result
- * is not doubted already: a kernel that led the winner in a phase by more
- * than the tie window means the ranking changed during the run (a state
- * of the host that began or ended), so the pick may hold only for part of
- * the time. */
+/* Each kernel's median round score in each phase. */
 static void phases(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -333,24 +178,6 @@ static void phases(struct run *r)
 				if (r->phase[k] == p)
 					v[n++] = r->round_scores[i * MAX_ROUNDS + k];
 			m->kr[i].phase[p] = n ? timing_median(v, n, tmp) : 0;
-		}
-	if (m->uncertain)
-		return;
-	const struct kresult *w = &m->kr[m->winner];
-	for (int p = 0; p < MEASURE_PHASES; p++)
-		for (size_t j = 0; j < r->nok; j++) {
-			const struct kresult *o = &m->kr[r->ok[j]];
-			if (w->phase[p] == 0 ||
-			    o->phase[p] <= w->phase[p] * (1 + m->window))
-				continue;
-			m->uncertain = true;
-			m->why_code = "phases";
-			snprintf(m->why, sizeof m->why, "the ranking changed: "
-					 "%.32s led in phase %d of %d by "
-					 "%.1f %%",
-				 o->k->name, p + 1, MEASURE_PHASES,
-				 (o->phase[p] / w->phase[p] - 1) * 100);
-			return;
 		}
 }
 
@@ -404,7 +231,9 @@ static int prepare(struct run *r)
 
 	r->samples = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->samples);
 	r->placed = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->placed);
-	r->round_scores = malloc(m->n * MAX_ROUNDS * sizeof *r->round_scores);
+	/* the measurement's: decide.c weighs the noise from them */
+	m->round_scores = r->round_scores =
+		malloc(m->n * MAX_ROUNDS * sizeof *r->round_scores);
 	r->reps = malloc(m->n * nc * sizeof *r->reps);
 	r->ok = malloc(m->n * sizeof *r->ok);
 	if (r->samples == NULL || r->placed == NULL ||
@@ -492,7 +321,7 @@ static void calibrate(struct run *r)
 /* Rounds until the deadline, spread over its phases: a round that would
  * end past the deadline is not started. */
 static void rounds(struct run *r, double start, double deadline,
-		   const char *prefer, measure_progress *progress)
+		   measure_progress *progress)
 {
 	struct measurement *m = r->m;
 	struct timing_load mark;
@@ -513,8 +342,7 @@ static void rounds(struct run *r, double start, double deadline,
 		m->rounds++;
 		/* the seam's runs take no CPU to share */
 		m->load = measure_seam ? 0 : timing_others_load(&mark);
-		judge(r, rank(r));
-		pick(m, prefer);
+		rank(r);
 		now = timing_now();
 		double round_time = now - last;
 		last = now;
@@ -526,14 +354,9 @@ static void rounds(struct run *r, double start, double deadline,
 	phases(r);
 }
 
-const struct rc4k *measure_single_winner(const struct measurement *m)
-{
-	return m ? rc4k_single(m->kr[m->winner].k) : NULL;
-}
-
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const char *prefer, const struct rc4k *one,
+		const struct rc4k *one,
 		measure_progress *progress)
 {
 	double start = timing_now();
@@ -547,12 +370,12 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	m->load = -1;
 	m->workload = w;
 	if (kind == RC4K_BATCH)
-		m->one = one ? one : rc4k_single(rc4_current(RC4K_SINGLE));
+		m->one = one;
 	m->clock = "CLOCK_MONOTONIC";
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;
 	if (collect(m, names) == 0 && prepare(&r) == 0) {
-		rounds(&r, start, deadline, prefer, progress);
+		rounds(&r, start, deadline, progress);
 		m->seconds = timing_now() - start;
 		m->cycle_clock = timing_cycle_clock();
 		if (m->cycle_clock)
@@ -562,7 +385,6 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	}
 	free(r.samples);
 	free(r.placed);
-	free(r.round_scores);
 	free(r.reps);
 	free(r.ok);
 	return rc;
@@ -571,5 +393,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 void measure_free(struct measurement *m)
 {
 	free(m->kr);
+	free(m->round_scores);
 	m->kr = NULL;
+	m->round_scores = NULL;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* measure.h - time the kernels of one kind on this CPU and pick the
- * fastest, the same way twice; cells.c says what each kind is timed on. */
+/* measure.h - time the kernels of one kind on this CPU: figures, and
+ * nothing made of them (decide.h chooses); cells.c says what each kind is
+ * timed on. */
 #ifndef RC4_MEASURE_H
 #define RC4_MEASURE_H
 
@@ -72,8 +73,9 @@ struct kresult {
 					 * placement: bytes or keys per
 					 * second */
 	double score;               /* weighted geometric mean of rate[] */
-	double ratio;               /* score / the winner's score */
 	double spread;              /* relative robust sd of a round's score */
+	const double *round_score;  /* each round's score, as at its worst
+				     * placement ([rounds]) */
 	double placed;              /* score over the score of the medians
 				     * at every placement: what its worst
 				     * placement costs it (1: nothing) */
@@ -98,21 +100,12 @@ struct measurement {
 	const char *clock;          /* the clock slices are timed with */
 	const char *cycle_clock;    /* NULL: no usable cycle counter */
 	double cycle_hz;            /* its rate, measured against clock */
-	double noise;               /* relative uncertainty of best vs second */
-	double gap;                 /* 1 - second's score / best's */
-	double window;              /* scores this close to the best tie */
 	double load;                /* share of all CPUs other processes
 				     * used meanwhile; -1: unknown */
-	bool uncertain;             /* the pick may be wrong: ... */
-	char why[96];               /* ... why, in words ("" if not) */
-	const char *why_code;       /* ... and as the record's reason code
-				     * (rc4tune.conf(5)); NULL if not */
 	bool hurried;               /* the budget ran out mid-round: the
 				     * slices were cut short */
 	size_t best;                /* highest score */
-	size_t winner;              /* the pick: best, or the tie-break */
-	size_t ntied;               /* kernels within the window (>= 1) */
-	const char *tie_rule;       /* NULL unless the tie-break chose */
+	double *round_scores;       /* what kr[].round_score point into */
 };
 
 /* Called after each round, for a progress line. */
@@ -123,42 +116,16 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
  * in the registry; else names rc4k_find knows) until DEADLINE (on
  * timing_now()'s clock), which holds whatever the load: rounds that would
  * not end before it are not started, and once it has passed the slices of
- * the round under way are cut short.  Fewer than a handful of rounds make
- * the result uncertain.  PREFER (may be NULL) names the kernel a tie goes
- * to; ONE is the single-stream kernel serial runs (NULL: the library's
- * current one).  Returns 0, or -1 after printing why on stderr (no kernel
- * that passed its self-test, out of memory).  Either way, measure_free(M)
- * afterwards. */
+ * the round under way are cut short.  ONE is the single-stream kernel
+ * serial runs (batch kernels; the caller's choice: measuring reads no
+ * config and no environment).  Returns 0, or -1 after printing why on
+ * stderr (no kernel that passed its self-test, out of memory).  Either
+ * way, measure_free(M) afterwards. */
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const char *prefer, const struct rc4k *one,
-		measure_progress *progress);
-
-/* The single-stream kernel M picked, for measure_run's ONE; NULL when M
- * is NULL. */
-const struct rc4k *measure_single_winner(const struct measurement *m);
+		const struct rc4k *one, measure_progress *progress);
 
 void measure_free(struct measurement *m);
-
-/* A pick among M's kernels: the winner, the kernels within m->window of
- * its score (>= 1), and the rule that broke the tie (NULL if none). */
-struct measure_pick {
-	size_t winner, ntied;
-	const char *tie_rule;
-};
-
-/* The kernel of M, among those that passed, with the highest SCORE[i];
- * those within m->window of it tie, and the tie goes to the first of the
- * kernels PREFER[0..NPREFER) names (NULL names none) that is among them,
- * else to the earliest in the registry; RULES[] says each preference in
- * words. */
-struct measure_pick measure_pick(const struct measurement *m,
-				 const double *score,
-				 const char *const *prefer,
-				 const char *const *rules, size_t nprefer);
-
-/* Whether kernel A led kernel B in every phase of M that had rounds. */
-bool measure_leads(const struct measurement *m, size_t a, size_t b);
 
 /* The measuring engine's seam for tests (tests/seam.c, linked into
  * tests/rc4tune_seam only; NULL in rc4tune): instead of timing trial T,

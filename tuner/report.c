@@ -39,7 +39,7 @@ static void cell_value(FILE *f, const struct cell *c, double rate)
 }
 
 static void table_rows(FILE *f, const char *prefix,
-		       const struct measurement *m)
+		       const struct measurement *m, const struct choice *ch)
 {
 	const struct bench *b = m->bench;
 	int width = 6; /* "kernel" */
@@ -66,7 +66,8 @@ static void table_rows(FILE *f, const char *prefix,
 			cell_value(f, &b->cells[c], r->rate[c]);
 		if (m->cycle_clock && b->cpb_cell >= 0)
 			fprintf(f, " %7.2f", m->cycle_hz / r->rate[b->cpb_cell]);
-		fprintf(f, " %7.3f%s\n", r->ratio, i == m->winner ? " *" : "");
+		fprintf(f, " %7.3f%s\n", decide_ratio(m, ch, r),
+			i == ch->kernel ? " *" : "");
 	}
 }
 
@@ -81,12 +82,12 @@ static const char *serial_runs(const struct measurement *m)
 }
 
 void report_table(FILE *f, const char *prefix, const struct measurement *m,
-		  const char *note)
+		  const struct choice *c, const char *note)
 {
-	const struct kresult *win = &m->kr[m->winner];
+	const struct kresult *win = &m->kr[c->kernel];
 	const struct bench *b = m->bench;
 
-	table_rows(f, prefix, m);
+	table_rows(f, prefix, m, c);
 	fprintf(f, "%sworkload %s: %s\n", prefix, workload_name(m->workload),
 		b->describe[m->workload]);
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
@@ -112,24 +113,24 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		fprintf(f, "%s %s", p ? "," : "", lead ? lead->k->name : "-");
 	}
 	fprintf(f, "\n%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
-		m->noise * 100, m->gap * 100);
+		c->noise * 100, c->gap * 100);
 	if (m->load >= 0)
 		fprintf(f, "other processes used %.0f %% of the CPUs\n",
 			m->load * 100);
 	else
 		fprintf(f, "the other processes' load is unknown\n");
-	if (m->uncertain)
+	if (c->uncertain)
 		fprintf(f, "%sconfidence: uncertain (%s): rerun on an idle "
 			   "machine\n",
-			prefix, m->why);
+			prefix, c->why);
 	else
 		fprintf(f, "%sconfidence: high\n", prefix);
-	if (m->tie_rule)
+	if (c->tie_rule)
 		fprintf(f, "%stie: %zu %ss within %.1f %% of the best (%s): "
 			   "chose %s, %s\n",
-			prefix, m->ntied, rc4k_kinds[m->kind].what,
-			m->window * 100, m->kr[m->best].k->name, win->k->name,
-			m->tie_rule);
+			prefix, c->ntied, rc4k_kinds[m->kind].what,
+			c->window * 100, m->kr[m->best].k->name, win->k->name,
+			c->tie_rule);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
 	if (note != NULL && note[0] != '\0')
 		fprintf(f, "%s%s\n", prefix, note);
@@ -158,7 +159,7 @@ static void json_bytes(FILE *f, const struct bench *b, const char *fmt,
 }
 
 static void json_kernel(FILE *f, const char *in, const struct measurement *m,
-			const struct kresult *r)
+			const struct choice *ch, const struct kresult *r)
 {
 	const struct bench *b = m->bench;
 
@@ -177,13 +178,14 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 					r->rate[c]);
 		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
 			   "\"spread\": %.4f, \"placed\": %.4f",
-			r->score, r->ratio, r->spread, r->placed);
+			r->score, decide_ratio(m, ch, r), r->spread, r->placed);
 	}
 	fputc('}', f);
 }
 
 /* M's members, each line after IN. */
-static void json_members(FILE *f, const char *in, const struct measurement *m)
+static void json_members(FILE *f, const char *in, const struct measurement *m,
+			 const struct choice *c)
 {
 	const struct bench *b = m->bench;
 
@@ -203,32 +205,33 @@ static void json_members(FILE *f, const char *in, const struct measurement *m)
 		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"
 		   "%s\"gap\": %.4f,\n%s\"others_load\": ",
 		in, m->rounds, in, m->slice, in, m->seconds, in,
-		m->deadline_at, in, m->last_round_at, in, m->noise, in, m->gap,
+		m->deadline_at, in, m->last_round_at, in, c->noise, in, c->gap,
 		in);
 	if (m->load >= 0)
 		fprintf(f, "%.3f", m->load);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%s\"confidence\": \"%s\",\n%s\"uncertain_because\": ",
-		in, m->uncertain ? "uncertain" : "high", in);
-	json_string_or_null(f, m->uncertain ? m->why : NULL);
+		in, c->uncertain ? "uncertain" : "high", in);
+	json_string_or_null(f, c->uncertain ? c->why : NULL);
 	fprintf(f, ",\n%s\"uncertain\": %s,\n%s\"best\": \"%s\",\n"
 		   "%s\"winner\": \"%s\",\n%s\"tied\": %zu,\n"
 		   "%s\"tie_broken\": %s,\n%s\"tie_rule\": ",
-		in, m->uncertain ? "true" : "false", in,
-		m->kr[m->best].k->name, in, m->kr[m->winner].k->name, in,
-		m->ntied, in, m->tie_rule ? "true" : "false", in);
-	json_string_or_null(f, m->tie_rule);
+		in, c->uncertain ? "true" : "false", in,
+		m->kr[m->best].k->name, in, m->kr[c->kernel].k->name, in,
+		c->ntied, in, c->tie_rule ? "true" : "false", in);
+	json_string_or_null(f, c->tie_rule);
 	fprintf(f, ",\n%s\"kernels\": [", in);
 	for (size_t i = 0; i < m->n; i++) {
 		fprintf(f, "%s\n", i ? "," : "");
-		json_kernel(f, in, m, &m->kr[i]);
+		json_kernel(f, in, m, c, &m->kr[i]);
 	}
 	fprintf(f, "\n%s]", in);
 }
 
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
-		 const char *cpu, const char *const written[RC4K_KINDS])
+		 const struct choice c[RC4K_KINDS], const char *cpu,
+		 const char *const written[RC4K_KINDS])
 {
 	const struct measurement *any = NULL;
 
@@ -252,7 +255,7 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 			fputs(",\n", f);
 		else
 			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
-		json_members(f, in, m[k]);
+		json_members(f, in, m[k], &c[k]);
 		fprintf(f, ",\n%s\"written\": ", in);
 		json_string_or_null(f, written ? written[k] : NULL);
 		if (m[k]->bench->json != NULL)
@@ -262,6 +265,7 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 }
 
 void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
+		    const struct choice c[RC4K_KINDS],
 		    const char *const note[RC4K_KINDS])
 {
 	fprintf(f, "; written by rc4tune %s --generate-conf; the lines "
@@ -269,5 +273,5 @@ void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		PACKAGE_VERSION, RC4_RECORD_PREFIX);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (m[k] != NULL)
-			report_table(f, "; ", m[k], note[k]);
+			report_table(f, "; ", m[k], &c[k], note[k]);
 }

@@ -122,7 +122,7 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 	for (int k = 0; k < RC4K_KINDS; k++)
 		notes[k] = t->choice[k].note;
 	if (f != NULL) {
-		report_comment(f, t->got, notes);
+		report_comment(f, t->got, t->run, notes);
 		if (fclose(f) == 0) {
 			make_record(t, prior, &r);
 			text = rc4_section_build(t->section, &r, comment, NULL);

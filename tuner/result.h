@@ -20,6 +20,7 @@ struct result {
 	const char *path;    /* the config, as the library reads it */
 	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct measurement *const *got; /* per kind; NULL: not measured */
+	const struct choice *run;             /* per kind: this run's choice */
 	const char *const *heuristic;         /* per kind: the rule's kernel */
 	bool force;          /* replace a person's section too */
 	/* What result_update decided: each measured key's choice; why the

@@ -2,6 +2,7 @@
 /* timing.c - clocks, calibration, medians and the machine's load. */
 #include <config.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,17 @@ double timing_median(const double *v, int n, double *tmp)
 	memcpy(tmp, v, (size_t)n * sizeof *tmp);
 	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+double timing_spread(const double *v, int n)
+{
+	if (n < 1)
+		return 0;
+	double dev[n], tmp[n], mid = timing_median(v, n, tmp);
+
+	for (int k = 0; k < n; k++)
+		dev[k] = fabs(v[k] - mid);
+	return 1.4826 * timing_median(dev, n, tmp) / mid;
 }
 
 void timing_load_mark(struct timing_load *l)

@@ -32,6 +32,11 @@ unsigned long timing_calibrate(timing_run run, const struct trial *t,
 /* Median of V[0..n); sorts a copy in TMP. */
 double timing_median(const double *v, int n, double *tmp);
 
+/* Robust relative spread of V[0..n): the median absolute deviation,
+ * scaled to a standard deviation, over the median.  The odd slice that
+ * another process interrupted does not move it. */
+double timing_spread(const double *v, int n);
+
 /* Busy and total time of all CPUs (/proc/stat) and this process's CPU
  * time, to tell what the rest of the machine did meanwhile. */
 struct timing_load {

@@ -26,6 +26,7 @@ struct tuning {
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
 	struct measurement m[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
+	struct choice run[RC4K_KINDS]; /* this run's, for the tables */
 	struct result res; /* what --generate-conf made of them */
 	const char **names; /* --speed KERNEL..., those of one kind */
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
@@ -44,10 +45,26 @@ static bool names_of(struct tuning *t, enum rc4k_kind kind)
 	return n > 0;
 }
 
+/* The single-stream kernel that serial runs: the one this run chose, or
+ * where the single kind was not measured the CPU rules' (never the
+ * config's or the environment's: the figures are this CPU's). */
+static const struct rc4k *serial_one(const struct tuning *t)
+{
+	if (t->got[RC4K_SINGLE] != NULL)
+		return rc4k_single(
+			t->m[RC4K_SINGLE].kr[t->run[RC4K_SINGLE].kernel].k);
+	const struct rc4k_info *h = rc4k_find(RC4K_SINGLE,
+					      t->heuristic[RC4K_SINGLE]);
+	return rc4k_single(h && rc4k_refused(h) == NULL
+				   ? h
+				   : rc4k_kinds[RC4K_SINGLE].fallback);
+}
+
 /* Measure each kind (all kernels, or those named) for its share of the
  * budget, which is wall-clock time from here, with a progress line when a
- * person watches stderr.  A tie goes to the heuristic's kernel, so two
- * runs write the same one.  Returns 0 when any kind was measured. */
+ * person watches stderr, and make this run's choice of each (a tie goes to
+ * the heuristic's kernel, so two runs choose the same one).  Returns 0
+ * when any kind was measured. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
@@ -64,6 +81,9 @@ static int measure_all(struct tuning *t)
 		return -1;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct rc4k_info *h = rc4_heuristic_walk(
+			(enum rc4k_kind)k, cpu, true, rc4k_find, NULL, NULL, NULL);
+		t->heuristic[k] = h ? h->name : NULL;
 		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
 		shares += use[k] ? measure_benches[k].share : 0;
 	}
@@ -74,14 +94,12 @@ static int measure_all(struct tuning *t)
 		if (o->kernels)
 			names_of(t, kind);
 		deadline += o->budget * measure_benches[k].share / shares;
-		const struct rc4k_info *h = rc4_heuristic_walk(
-			kind, cpu, true, rc4k_find, NULL, NULL, NULL);
-		t->heuristic[k] = h ? h->name : NULL;
 		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				o->workload, deadline, t->heuristic[k],
-				measure_single_winner(t->got[RC4K_SINGLE]),
-				show ? report_progress : NULL) == 0)
+				o->workload, deadline, serial_one(t),
+				show ? report_progress : NULL) == 0) {
 			t->got[k] = &t->m[k];
+			t->run[k] = decide_run(&t->m[k], t->heuristic[k]);
+		}
 		if (show)
 			report_progress_end();
 	}
@@ -102,15 +120,15 @@ static void report(const struct tuning *t)
 			if (t->got[k] != NULL && t->res.path != NULL &&
 			    t->res.kept == NULL)
 				written[k] = result_kernel(&t->res, k);
-		report_json(stdout, t->got, t->section[0] ? t->section : NULL,
-			    written);
+		report_json(stdout, t->got, t->run,
+			    t->section[0] ? t->section : NULL, written);
 		return;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL) {
 			if (!first)
 				printf("\n");
-			report_table(stdout, "", t->got[k],
+			report_table(stdout, "", t->got[k], &t->run[k],
 				     t->res.choice[k].note);
 			first = false;
 		}
@@ -150,7 +168,8 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
 
 	*r = (struct result){ .section = t->section, .path = w->path,
-			      .got = t->got, .heuristic = t->heuristic,
+			      .got = t->got, .run = t->run,
+			      .heuristic = t->heuristic,
 			      .force = o->force };
 	rc4_record_now(r->at);
 	if (confwrite_commit(w, &hooks) < 0)
