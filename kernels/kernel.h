@@ -10,6 +10,7 @@
 #ifndef RC4K_KERNEL_H
 #define RC4K_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +28,18 @@ struct rc4k_state {
 	} s;
 };
 
-enum rc4k_kind { RC4K_SINGLE, RC4K_BATCH, RC4K_KINDS };
+/* What a kernel is chosen for: each public call that runs kernels has its
+ * own choice, config key and measurement, since on some CPUs the kernel
+ * that sets up keys fastest streams slowest.  A descriptor's info.kind is
+ * the first call it serves: single-stream kernels rc4tune_crypt (and
+ * rc4tune_set_key), batch kernels (RC4K_BATCH) both batch calls. */
+enum rc4k_kind {
+	RC4K_SINGLE,     /* rc4tune_set_key, rc4tune_crypt */
+	RC4K_SET_KEYS,   /* rc4tune_set_keys */
+	RC4K_CRYPT_MANY, /* rc4tune_crypt_many */
+	RC4K_KINDS,
+	RC4K_BATCH = RC4K_SET_KEYS
+};
 
 /* The head of every kernel descriptor. */
 struct rc4k_info {
@@ -52,8 +64,12 @@ struct rc4k {
 /* What a kind of kernel is to the rest of the code.  A new kind is one
  * entry in rc4k_kinds (and its kernels' lines in registry.def). */
 struct rc4k_kind_info {
-	const char *what;  /* in messages: "kernel", "batch kernel" */
+	const char *what;  /* in messages: "kernel", "set_keys kernel" */
 	const char *key;   /* the config key that names one */
+	/* A key that names it too, where KEY is not set in the same section
+	 * (batch_kernel: both batch calls' kernel), or NULL. */
+	const char *also;
+	enum rc4k_kind type; /* the info.kind of the kernels it runs */
 	const char *env;   /* the environment variable that forces one, or
 			    * NULL */
 	const char *tag;   /* what starts its lines in the selection trail
@@ -73,10 +89,11 @@ extern const struct rc4k_info *const rc4k_registry[];
 /* The reference kernel (ref.c) that every other one is tested against. */
 extern const struct rc4k rc4k_char_ref;
 
-/* The kernel of KIND named NAME, or NULL. */
+/* The kernel of KIND's type named NAME, or NULL. */
 const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name);
 
-/* The Ith kernel of KIND in registry order, or NULL past the last. */
+/* The Ith kernel of KIND's type in registry order, or NULL past the
+ * last. */
 const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i);
 
 /* Whether this CPU can run K. */
@@ -88,6 +105,11 @@ const char *rc4k_refused(const struct rc4k_info *k);
 
 /* K's self-test, by its kind: 0 when every answer is right. */
 int rc4k_selftest(const struct rc4k_info *k);
+
+/* The kind that names KEY: its own key, or (ALSO) the key it shares;
+ * RC4K_KINDS when none does.  A shared key names every kind that shares
+ * it: the next is found from FROM + 1. */
+enum rc4k_kind rc4k_kind_of_key(const char *key, int from, bool *also);
 
 /* K as the single-stream kernel it is (K->kind == RC4K_SINGLE). */
 static inline const struct rc4k *rc4k_single(const struct rc4k_info *k)

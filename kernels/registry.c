@@ -31,18 +31,36 @@ const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS] = {
 	/* int-8x: portable C, within 1 % of the best C loop on the CPUs
 	 * measured (doc/kernels.md); 32-bit entries avoid the char layout's
 	 * Core 2 / K8 traps. */
-	[RC4K_SINGLE] = { "kernel", "kernel", "RC4TUNE_KERNEL", "",
-			  &rc4k_int_8x.info, rc4k_selftest_single },
+	[RC4K_SINGLE] = { "kernel", "kernel", NULL, RC4K_SINGLE,
+			  "RC4TUNE_KERNEL", "", &rc4k_int_8x.info,
+			  rc4k_selftest_single },
 	/* char-8lane: the C batch kernel with the most keys/s on Zen 4
 	 * (doc/kernels.md), keys being the heaviest batch use. */
-	[RC4K_BATCH] = { "batch kernel", "batch_kernel", NULL, "batch: ",
-			 &rc4k_char_8lane.info, rc4k_selftest_batch },
+	[RC4K_SET_KEYS] = { "set_keys kernel", "set_keys_kernel",
+			    "batch_kernel", RC4K_BATCH, NULL, "set_keys: ",
+			    &rc4k_char_8lane.info, rc4k_selftest_batch },
+	/* char-8lane too: one portable C kernel for both batch calls. */
+	[RC4K_CRYPT_MANY] = { "crypt_many kernel", "crypt_many_kernel",
+			      "batch_kernel", RC4K_BATCH, NULL, "crypt_many: ",
+			      &rc4k_char_8lane.info, rc4k_selftest_batch },
 };
+
+enum rc4k_kind rc4k_kind_of_key(const char *key, int from, bool *also)
+{
+	for (int k = from; k < RC4K_KINDS; k++) {
+		const struct rc4k_kind_info *ki = &rc4k_kinds[k];
+		*also = ki->also != NULL && strcmp(key, ki->also) == 0;
+		if (*also || strcmp(key, ki->key) == 0)
+			return (enum rc4k_kind)k;
+	}
+	return RC4K_KINDS;
+}
 
 const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name)
 {
 	for (const struct rc4k_info *const *k = rc4k_registry; *k; k++)
-		if ((*k)->kind == kind && strcmp((*k)->name, name) == 0)
+		if ((*k)->kind == rc4k_kinds[kind].type &&
+		    strcmp((*k)->name, name) == 0)
 			return *k;
 	return NULL;
 }
@@ -50,7 +68,7 @@ const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name)
 const struct rc4k_info *rc4k_nth(enum rc4k_kind kind, size_t i)
 {
 	for (const struct rc4k_info *const *k = rc4k_registry; *k; k++)
-		if ((*k)->kind == kind && i-- == 0)
+		if ((*k)->kind == rc4k_kinds[kind].type && i-- == 0)
 			return *k;
 	return NULL;
 }

@@ -240,9 +240,9 @@ static int on_entry(void *user, const char *section, const char *name,
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
-	for (int kind = 0; kind < RC4K_KINDS; kind++) {
-		if (strcmp(name, rc4k_kinds[kind].key) != 0)
-			continue;
+	bool also;
+	for (int kind = rc4k_kind_of_key(name, 0, &also); kind < RC4K_KINDS;
+	     kind = rc4k_kind_of_key(name, kind + 1, &also)) {
 		if (slot < 0) {
 			/* A section, not each of its keys: one section
 			 * that sets the key three times is one CPU. */
@@ -254,8 +254,13 @@ static int on_entry(void *user, const char *section, const char *name,
 			continue;
 		}
 		struct rc4_conf_value *v = &r->conf->value[kind][slot];
+		/* a kind's own key, wherever it stands in the section, over
+		 * the key it shares */
+		if (also && v->own)
+			continue;
 		snprintf(v->name, sizeof v->name, "%s", value);
 		v->line = r->line;
+		v->own = !also;
 	}
 	return 1;
 }

@@ -9,6 +9,7 @@
 #ifndef RC4_CONF_H
 #define RC4_CONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "kernels/kernel.h"
 #include "inibuild.h" /* RC4_CONF_MAX_LINE, RC4_CONF_MAX_SECTION */
@@ -30,11 +31,13 @@ enum { RC4_CONF_PIN, RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
 
 /* What a file says for one CPU: for each kind of kernel, the last value
  * of its key (rc4k_kinds[].key) in [pin], this CPU's section and
- * [default] ("" and line 0 when there is none). */
+ * [default], else of the key it shares (rc4k_kinds[].also) there ("" and
+ * line 0 when there is neither). */
 struct rc4_conf {
 	struct rc4_conf_value {
 		char name[RC4_CONF_MAX_LINE + 1];
 		int line;
+		bool own; /* set by the kind's own key, not one it shares */
 	} value[RC4K_KINDS][RC4_CONF_SECTIONS];
 	/* How many other CPUs' [cpu ...] sections set each kind's key: a
 	 * file tuned on another machine. */

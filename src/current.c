@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* current.c - the kernels this process uses, one per kind: chosen on first
  * use, then read without a lock (zlib-ng's functable pattern); switched by
- * rc4tune_use_kernel and rc4tune_use_batch_kernel. */
+ * rc4tune_use_kernel and rc4tune_use_batch_kernel (both batch calls). */
 #include <config.h>
 
 #include <errno.h>
@@ -81,9 +81,11 @@ const char *rc4tune_kernel_name(void)
 	return rc4_current(RC4K_SINGLE)->name;
 }
 
+/* One name for two calls: rc4tune_crypt_many's, the call that runs
+ * streams (rc4tune --explain shows both). */
 const char *rc4tune_batch_kernel_name(void)
 {
-	return rc4_current(RC4K_BATCH)->name;
+	return rc4_current(RC4K_CRYPT_MANY)->name;
 }
 
 int rc4tune_use_kernel(const char *name)
@@ -93,7 +95,9 @@ int rc4tune_use_kernel(const char *name)
 
 int rc4tune_use_batch_kernel(const char *name)
 {
-	return use(RC4K_BATCH, name);
+	/* both batch calls, or neither */
+	int r = use(RC4K_SET_KEYS, name);
+	return r == 0 ? use(RC4K_CRYPT_MANY, name) : r;
 }
 
 /* The I-th kernel of KIND, for the two public listings. */

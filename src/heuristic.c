@@ -164,7 +164,8 @@ static const struct rc4_rule batch_rules[] = {
 
 static const struct rc4_rule *const tables[RC4K_KINDS] = {
 	[RC4K_SINGLE] = single_rules,
-	[RC4K_BATCH] = batch_rules,
+	[RC4K_SET_KEYS] = batch_rules,
+	[RC4K_CRYPT_MANY] = batch_rules,
 };
 
 const struct rc4_rule *rc4_heuristic_rules(enum rc4k_kind kind)

@@ -95,7 +95,7 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 			return -1;
 		}
 
-	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
+	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_SET_KEYS));
 	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
 	const struct rc4k *single = rc4k_batch_keys_kernel(b, cur);
 	struct rc4k_state *st[GROUP];
@@ -117,7 +117,7 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 			const void *const *in, void *const *out)
 {
-	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_BATCH));
+	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_CRYPT_MANY));
 	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
 	struct rc4k_state *st[GROUP];
 	const uint8_t *pin[GROUP];

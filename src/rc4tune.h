@@ -65,14 +65,16 @@ RC4TUNE_API const char *rc4tune_kernel_info(size_t i, const char **summary,
  * must be N distinct objects. */
 
 /* Set up KEYS[i] from LEN[i] (1..256) bytes of DATA[i], for i < N, with the
- * current batch kernel.  Returns 0, or -1 with errno = EINVAL if any key is
+ * batch kernel chosen for this call (config key set_keys_kernel).  Returns 0, or -1 with errno = EINVAL if any key is
  * invalid; then no key was touched. */
 RC4TUNE_API int rc4tune_set_keys(rc4tune_key *keys, size_t n,
 				 const void *const *data, const size_t *len);
 
 /* XOR LEN keystream bytes of each of N streams: IN[i] into OUT[i] with
- * KEYS[i].  IN[i] == OUT[i] is allowed, other overlaps are not.  Keys set
- * up by any kernel may be mixed; each continues its own stream.  N or LEN
+ * KEYS[i], with the batch kernel chosen for this call (config key
+ * crypt_many_kernel).  IN[i] == OUT[i] is allowed, other overlaps are
+ * not.  Keys set up by any kernel may be mixed; each continues its own
+ * stream (keys of another state layout than the kernel's, one by one).  N or LEN
  * 0 does nothing; a NULL pointer or a zeroed key among them: nothing at
  * all, errno = EINVAL. */
 RC4TUNE_API void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
@@ -82,12 +84,14 @@ RC4TUNE_API void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
  * zeroed key: nothing, errno = EINVAL. */
 RC4TUNE_API void rc4tune_skip(rc4tune_key *key, size_t n);
 
-/* The batch kernel that rc4tune_set_keys and rc4tune_crypt_many use
- * (selected at first use, as rc4tune_kernel_name's). */
+/* The batch kernel that rc4tune_crypt_many uses (selected at first use,
+ * as rc4tune_kernel_name's); rc4tune_set_keys has a choice of its own,
+ * which rc4tune --explain shows. */
 RC4TUNE_API const char *rc4tune_batch_kernel_name(void);
 
-/* Make batch calls in this process use batch kernel NAME.  Returns 0, or
- * -1 with errno = EINVAL, ENOENT or ENOTSUP, as rc4tune_use_kernel. */
+/* Make both batch calls in this process use batch kernel NAME.  Returns
+ * 0, or -1 with errno = EINVAL, ENOENT or ENOTSUP, as rc4tune_use_kernel
+ * (then neither changed). */
 RC4TUNE_API int rc4tune_use_batch_kernel(const char *name);
 
 /* The batch kernels this build compiled, as rc4tune_kernel_info lists the

@@ -101,18 +101,17 @@ struct reading {
 	char sum[SUM_DIGITS + 2];
 };
 
-/* The key a result or history line is about, or NULL. */
-static struct rc4_record_key *key_of(struct reading *g, const char *t,
-				     size_t n)
+/* The kind a result or history line is about, from FROM on (a shared
+ * key, batch_kernel in records of earlier versions, is about each batch
+ * call), or RC4K_KINDS. */
+static int kind_of_line(struct reading *g, const char *t, size_t n, int from)
 {
 	char key[RC4_RECORD_NAME_MAX];
+	bool also;
 
 	if (!field(t, n, "key", key, sizeof key, &g->bad))
-		return NULL;
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (strcmp(key, rc4k_kinds[k].key) == 0)
-			return &g->r->key[k];
-	return NULL;
+		return RC4K_KINDS;
+	return (int)rc4k_kind_of_key(key, from, &also);
 }
 
 static bool uncertain(struct reading *g, const char *t, size_t n)
@@ -149,25 +148,19 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 	}
 }
 
-static void parse_line(struct reading *g, const char *t, size_t n)
+/* A result or history line T into K. */
+static void key_line(struct reading *g, struct rc4_record_key *k,
+		     const char *t, size_t n)
 {
-	struct rc4_record *r = g->r;
-	struct rc4_record_key *k;
 	char buf[RC4_CONF_MAX_LINE + 1];
 
-	if (is_type(t, n, "rc4tune")) {
-		g->found = true;
-		field(t, n, "at", r->at, sizeof r->at, &g->bad);
-		field(t, n, "by", r->by, sizeof r->by, &g->bad);
-		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
-	} else if (is_type(t, n, "result") && (k = key_of(g, t, n)) != NULL) {
+	if (is_type(t, n, "result")) {
 		k->present = field(t, n, "value", k->value, sizeof k->value,
 				   &g->bad);
 		k->uncertain = uncertain(g, t, n);
 		if (!field(t, n, "why", k->why, sizeof k->why, &g->bad))
 			snprintf(k->why, sizeof k->why, "-");
-	} else if (is_type(t, n, "history") && (k = key_of(g, t, n)) != NULL &&
-		   k->nruns < RC4_RECORD_RUNS &&
+	} else if (is_type(t, n, "history") && k->nruns < RC4_RECORD_RUNS &&
 		   field(t, n, "scores", buf, sizeof buf, &g->bad)) {
 		struct rc4_record_run *run = &k->run[k->nruns];
 		field(t, n, "at", run->at, sizeof run->at, &g->bad);
@@ -175,6 +168,24 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 		scores(g, run, buf);
 		k->nruns += run->n > 0;
 	}
+}
+
+static void parse_line(struct reading *g, const char *t, size_t n)
+{
+	struct rc4_record *r = g->r;
+
+	if (is_type(t, n, "rc4tune")) {
+		g->found = true;
+		field(t, n, "at", r->at, sizeof r->at, &g->bad);
+		field(t, n, "by", r->by, sizeof r->by, &g->bad);
+		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
+		return;
+	}
+	if (!is_type(t, n, "result") && !is_type(t, n, "history"))
+		return;
+	for (int k = kind_of_line(g, t, n, 0); k < RC4K_KINDS;
+	     k = kind_of_line(g, t, n, k + 1))
+		key_line(g, &r->key[k], t, n);
 }
 
 void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)

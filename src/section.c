@@ -68,15 +68,28 @@ bool rc4_section_is(const char *raw, size_t n, const char *name)
 	return strcmp(key, name) == 0;
 }
 
-/* The kind whose key the entry line T sets, or -1. */
-static int kind_of(const struct rc4_ini_text *t)
+/* The kind from FROM on whose key the entry line T sets, or RC4K_KINDS;
+ * *ALSO when by the key it shares. */
+static int kind_of(const struct rc4_ini_text *t, int from, bool *also)
 {
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (strlen(rc4k_kinds[k].key) == t->l.name_len &&
-		    memcmp(t->p + t->l.name, rc4k_kinds[k].key,
-			   t->l.name_len) == 0)
-			return k;
-	return -1;
+	char key[RC4_CONF_MAX_LINE + 1];
+	size_t n = t->l.name_len < sizeof key ? t->l.name_len : sizeof key - 1;
+
+	memcpy(key, t->p + t->l.name, n);
+	key[n] = '\0';
+	return (int)rc4k_kind_of_key(key, from, also);
+}
+
+/* The entry line T's value into V (LINE: the section's header line). */
+static void entry_value(struct rc4_section_value *v,
+			const struct rc4_ini_text *t, int line)
+{
+	size_t n = t->l.value_len < sizeof v->value ? t->l.value_len
+						    : sizeof v->value - 1;
+
+	memcpy(v->value, t->p + t->l.value, n);
+	v->value[n] = '\0';
+	v->line = line + t->num - 1;
 }
 
 void rc4_section_parse(const char *text, size_t len, int line,
@@ -91,16 +104,17 @@ void rc4_section_parse(const char *text, size_t len, int line,
 	s->line = line;
 	if (rc4_ini_next(text, len, &t) && t.l.kind == RC4_INI_HEADER)
 		rc4_section_key(t.p + t.l.name, t.l.name_len, s->name);
+	bool also, own[RC4K_KINDS] = { false };
 	while (rc4_ini_next(text, len, &t))
-		if (t.l.kind == RC4_INI_ENTRY && (k = kind_of(&t)) >= 0) {
-			struct rc4_section_value *v = &s->key[k];
-			size_t n = t.l.value_len < sizeof v->value
-					   ? t.l.value_len
-					   : sizeof v->value - 1;
-			memcpy(v->value, t.p + t.l.value, n);
-			v->value[n] = '\0';
-			v->line = line + t.num - 1;
-		}
+		for (k = t.l.kind == RC4_INI_ENTRY ? kind_of(&t, 0, &also)
+						   : RC4K_KINDS;
+		     k < RC4K_KINDS; k = kind_of(&t, k + 1, &also))
+			/* a kind's own key, wherever it stands, over the
+			 * key it shares */
+			if (!also || !own[k]) {
+				entry_value(&s->key[k], &t, line);
+				own[k] |= !also;
+			}
 	rc4_record_parse(text, len, &s->record);
 }
 

@@ -114,13 +114,14 @@ static const char *from_conf(struct sel *s, int which, const char *section)
 		    others == 1 ? "" : "s");
 		return NULL;
 	}
+	const struct rc4k_kind_info *ki = &rc4k_kinds[s->kind];
 	if (v->line == 0) {
-		say(s, "config: no %s in [%s]", rc4k_kinds[s->kind].key,
-		    section);
+		say(s, "config: no %s%s%s in [%s]", ki->key,
+		    ki->also ? " or " : "", ki->also ? ki->also : "", section);
 		return NULL;
 	}
-	snprintf(s->step, sizeof s->step, "config line %d [%s]", v->line,
-		 section);
+	snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s", v->line,
+		 section, v->own ? "" : " ", v->own ? "" : ki->also);
 	s->line = v->line;
 	return v->name;
 }

@@ -341,12 +341,12 @@ static void write_conf(const char *path, const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-/* TRAIL has the line "batch: config PATH: WHAT". */
+/* TRAIL has the line "set_keys: config PATH: WHAT". */
 static void said_conf(const char *trail, const char *path, const char *what)
 {
 	char line[256];
 
-	snprintf(line, sizeof line, "batch: config %s: %s\n", path, what);
+	snprintf(line, sizeof line, "set_keys: config %s: %s\n", path, what);
 	ck_assert_msg(strstr(trail, line) != NULL, "trail lacks \"%s\":\n%s",
 		      line, trail);
 }
@@ -371,7 +371,8 @@ START_TEST(test_select_from_config)
 	ck_assert_str_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail)->name,
 			 "int-2lane");
 	ck_assert_ptr_nonnull(strstr(
-		trail, "batch: chosen: int-2lane (config line 2 [default])"));
+		trail, "set_keys: chosen: int-2lane (config line 2 [default] "
+		       "batch_kernel)"));
 	/* the library's first use (each test runs in a fresh process), on
 	 * a CPU that is not "Nobody 1 2" */
 	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
@@ -384,7 +385,7 @@ START_TEST(test_select_from_config)
 	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
 			 fallback);
 	ck_assert_ptr_nonnull(strstr(
-		trail, "\"int-8x\": unknown batch kernel; skipped"));
+		trail, "\"int-8x\": unknown set_keys kernel; skipped"));
 	said_conf(trail, path, "read");
 
 	/* a file not used: the trail says why, as the single kernel's */
@@ -398,6 +399,44 @@ START_TEST(test_select_from_config)
 	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
 			 fallback);
 	said_conf(trail, path, "no such file");
+}
+END_TEST
+
+/* Each batch call has its own key; batch_kernel names both where a call's
+ * own key is not in the same section, wherever it stands there. */
+START_TEST(test_select_per_call)
+{
+	char path[] = "/tmp/check_batch_XXXXXX";
+	struct rc4_cpu cpu = { .vendor = "Nobody", .family = 1, .model = 2 };
+	struct rc4_select_in in = { .conf = path, .cpu = &cpu,
+				    .cpu_why = "a fixture", .find = rc4k_find };
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_conf(path, "[cpu Nobody 1 2]\ncrypt_many_kernel = int-4lane\n"
+			 "batch_kernel = char-2lane\n");
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+			 "char-2lane");
+	ck_assert_str_eq(rc4_select(RC4K_CRYPT_MANY, &in, NULL, 0)->name,
+			 "int-4lane");
+	/* a call's own key in [default] does not outrank this CPU's shared
+	 * key: sections keep their precedence */
+	write_conf(path, "[default]\nset_keys_kernel = int-4lane\n"
+			 "[cpu Nobody 1 2]\nbatch_kernel = char-4lane\n");
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+			 "char-4lane");
+	/* the library: each call its own kernel */
+	write_conf(path, "[default]\nset_keys_kernel = int-2lane\n"
+			 "crypt_many_kernel = char-4lane\n");
+	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
+	ck_assert_str_eq(rc4_current(RC4K_SET_KEYS)->name, "int-2lane");
+	ck_assert_str_eq(rc4_current(RC4K_CRYPT_MANY)->name, "char-4lane");
+	ck_assert_str_eq(rc4tune_batch_kernel_name(), "char-4lane");
+	ck_assert_int_eq(rc4tune_use_batch_kernel("int-8lane"), 0);
+	ck_assert_str_eq(rc4_current(RC4K_SET_KEYS)->name, "int-8lane");
+	ck_assert_str_eq(rc4_current(RC4K_CRYPT_MANY)->name, "int-8lane");
+	ck_assert_int_eq(unlink(path), 0);
 }
 END_TEST
 
@@ -417,6 +456,7 @@ int main(void)
 	tcase_add_test(tc, test_skip_known_answer);
 	tcase_add_test(tc, test_bad_streams);
 	tcase_add_test(tc, test_use_batch_kernel);
+	tcase_add_test(tc, test_select_per_call);
 	tcase_add_test(tc, test_select_from_config);
 	suite_add_tcase(s, tc);
 	return test_run(s);

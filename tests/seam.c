@@ -6,7 +6,9 @@
  *
  * RC4TUNE_SEAM_RATES="NAME=R1,R2,R3 ...": NAME's rate in phases 1, 2 and
  * 3 (any unit); "NAME@P=R1,R2,R3" its rates at placement P alone (0 ..
- * MEASURE_PLACES - 1), over NAME='s.  Every kernel not named runs at rate
+ * MEASURE_PLACES - 1), over NAME='s; "NAME/CALL=R1,R2,R3" a batch
+ * kernel's rates for one call (set_keys or crypt_many) alone, over
+ * NAME='s (not combined with @P).  Every kernel not named runs at rate
  * 1, but serial, which runs at the rates of the single-stream kernel it
  * runs (the single kind's winner).  Unset: the real clock and the real
  * kernels, as rc4tune.
@@ -23,12 +25,13 @@
 #include "tuner/measure.h"
 #include "tuner/timing.h"
 
-#define SEAM_MAX 16
+#define SEAM_MAX 40
 _Static_assert(MEASURE_PHASES == 3, "RC4TUNE_SEAM_RATES gives three rates");
 
 static struct {
 	char name[48];
 	int place; /* -1: every placement */
+	int kind;  /* -1: every call */
 	double rate[MEASURE_PHASES];
 } seam[SEAM_MAX];
 static int nseam;
@@ -48,16 +51,16 @@ static double seam_now(void)
 	return vclock;
 }
 
-/* NAME's rates at PLACE, or NULL when NAME is not named. */
-static const double *rates_of(const char *name, int place)
+/* NAME's rates at PLACE for KIND, or NULL when NAME is not named. */
+static const double *rates_of(const char *name, int place, int kind)
 {
 	const double *any = NULL;
 
 	for (int i = 0; i < nseam; i++)
 		if (strcmp(seam[i].name, name) == 0) {
-			if (seam[i].place == place)
+			if (seam[i].place == place || seam[i].kind == kind)
 				return seam[i].rate;
-			if (seam[i].place < 0)
+			if (seam[i].place < 0 && seam[i].kind < 0)
 				any = seam[i].rate;
 		}
 	return any;
@@ -65,11 +68,11 @@ static const double *rates_of(const char *name, int place)
 
 static double seam_rate(const struct trial *t, int phase, double slice)
 {
-	const double *r = rates_of(t->k->name, t->place);
+	const double *r = rates_of(t->k->name, t->place, t->kind);
 
 	vclock += slice;
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
-		r = rates_of(t->one->info.name, t->place);
+		r = rates_of(t->one->info.name, t->place, RC4K_SINGLE);
 	return (r ? r[phase] : 1) * (1 + noise * jitter());
 }
 
@@ -78,11 +81,23 @@ static int parse_one(const char *s)
 {
 	const char *p = s;
 	double *r = seam[nseam].rate;
-	int n = 0, place = -1;
+	int n = 0, place = -1, kind = -1;
+	char call[16];
 
-	if (sscanf(p, " %47[^=@ ]%n", seam[nseam].name, &n) != 1)
+	if (sscanf(p, " %47[^=@/ ]%n", seam[nseam].name, &n) != 1)
 		return 0;
 	p += n;
+	if (*p == '/') {
+		if (sscanf(p, "/%15[^=]%n", call, &n) != 1)
+			return 0;
+		for (int k = 0; k < RC4K_KINDS; k++)
+			if (measure_benches[k].json &&
+			    strcmp(call, measure_benches[k].json) == 0)
+				kind = k;
+		if (kind < 0)
+			return 0;
+		p += n;
+	}
 	if (*p == '@') {
 		if (sscanf(p, "@%d%n", &place, &n) != 1 || place < 0 ||
 		    place >= MEASURE_PLACES)
@@ -92,6 +107,7 @@ static int parse_one(const char *s)
 	if (sscanf(p, "=%lf,%lf,%lf%n", &r[0], &r[1], &r[2], &n) != 3)
 		return 0;
 	seam[nseam].place = place;
+	seam[nseam].kind = kind;
 	return (int)(p + n - s);
 }
 

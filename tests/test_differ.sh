@@ -48,7 +48,7 @@ check() {
 	"$RC4TUNE" --check-conf "$f" >"$tmp/check" 2>&1
 	crc=$?
 	[ "$(head -n 1 "$tmp/explain")" = "$(sed -n 1p "$tmp/pick")" ] &&
-		grep -qx "batch_kernel $(sed -n 2p "$tmp/pick")" "$tmp/explain" ||
+		grep -qx "crypt_many_kernel $(sed -n 2p "$tmp/pick")" "$tmp/explain" ||
 		{ fail "$2: --explain and the library pick differently"; return 1; }
 	case $from in
 	-) ;;

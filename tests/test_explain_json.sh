@@ -62,7 +62,7 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().splitlines()
 lines = []
-for key in ("kernel", "batch_kernel"):
+for key in ("kernel", "set_keys_kernel", "crypt_many_kernel"):
     k = j[key]
     lines.append(k["name"] if key == "kernel" else key + " " + k["name"])
     lines += ["  " + t for t in k["trail"]]

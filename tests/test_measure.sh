@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_measure.sh - what the measuring engine scores (rc4tune(1), HOW IT
-# MEASURES): the batch kind's serial candidate runs the single kind's
-# winner, so batch_kernel = serial where every lane kernel is slower than
+# MEASURES): each batch call's serial candidate runs the single kind's
+# winner, so that call's kernel is serial where every lane kernel is slower than
 # it; and a kernel is scored at its worst placement of the key's state, so
 # a bad placement cannot hide in a median.  The tuner runs on the seam
 # (tests/seam.c): a virtual clock and made-up rates, the same verdicts on
@@ -28,26 +28,40 @@ show() { cat "$tmp/err"; grep -v '^;@' "$tmp/c.conf"; }
 # kernels of this build, each at RATE in every phase (lanes RATE).
 A=int-4x
 B=char-4x
+# lanes RATE [CALL]: every lane kernel at RATE (for CALL alone: set_keys
+# or crypt_many).
 lanes() {
-	seam --list | awk -v r="$1" '$3 == "batch:" && $1 != "serial" {
-		printf "%s=%s,%s,%s ", $1, r, r, r }'
+	seam --list | awk -v r="$1" -v c="${2:+/$2}" '$3 == "batch:" && $1 != "serial" {
+		printf "%s%s=%s,%s,%s ", $1, c, r, r, r }'
 }
 [ -n "$(lanes 1)" ] || { fail "no lane kernels in --list"; finish; }
 
 # --- serial: the single kind's winner, stream by stream -------------------
 # A wins the single kind at 3; serial runs it, so it beats lanes at 2.
 tune "$A=3,3,3 $(lanes 2)"
-[ $rc -eq 0 ] && grep -q '^batch_kernel = serial$' "$tmp/c.conf" &&
+[ $rc -eq 0 ] && grep -q '^set_keys_kernel = serial$' "$tmp/c.conf" &&
+	grep -q '^crypt_many_kernel = serial$' "$tmp/c.conf" &&
 	grep -q "^kernel = $A\$" "$tmp/c.conf" &&
 	grep -q "^; serial: $A key by key and stream by stream\$" "$tmp/c.conf" &&
-	ok "every lane kernel slower than the single winner: batch_kernel = serial" ||
+	ok "every lane kernel slower than the single winner: serial for both batch calls" ||
 	{ fail "serial"; show; }
 # Lanes faster than the single winner: one of them, not serial.
 tune "$A=3,3,3 $(lanes 4)"
-[ $rc -eq 0 ] && grep -q '^batch_kernel = ' "$tmp/c.conf" &&
-	! grep -q '^batch_kernel = serial$' "$tmp/c.conf" &&
-	ok "lane kernels faster than the single winner: a lane kernel" ||
+[ $rc -eq 0 ] && grep -q '^set_keys_kernel = ' "$tmp/c.conf" &&
+	grep -q '^crypt_many_kernel = ' "$tmp/c.conf" &&
+	! grep -Eq '^(set_keys|crypt_many)_kernel = serial$' "$tmp/c.conf" &&
+	ok "lane kernels faster than the single winner: a lane kernel for both calls" ||
 	{ fail "lanes"; show; }
+# One choice per call: lanes ahead at setting up keys and behind at
+# streams (Zen 3's case): a lane kernel for rc4tune_set_keys, serial for
+# rc4tune_crypt_many, each call never below serial.
+tune "$A=3,3,3 $(lanes 4 set_keys) $(lanes 2 crypt_many)"
+[ $rc -eq 0 ] && grep -q '^crypt_many_kernel = serial$' "$tmp/c.conf" &&
+	grep -q '^set_keys_kernel = ' "$tmp/c.conf" &&
+	! grep -q '^set_keys_kernel = serial$' "$tmp/c.conf" &&
+	grep -Eq '^;@ result key=crypt_many_kernel value=serial ' "$tmp/c.conf" &&
+	ok "lanes ahead for keys, behind for streams: set_keys_kernel a lane kernel, crypt_many_kernel = serial" ||
+	{ fail "one choice per call"; show; }
 
 # --- placements: a kernel scores at its worst -----------------------------
 # B is 20 % ahead of A at every placement but one (2), where it is 20 %

@@ -35,11 +35,13 @@ tune "$tmp/a.conf" --quiet
 cp "$tmp/a.conf" "$tmp/a.sealed"
 seal "$tmp/a.sealed"
 k=$(sed -n 's/^kernel = //p' "$tmp/a.conf")
-b=$(sed -n 's/^batch_kernel = //p' "$tmp/a.conf")
+b=$(sed -n 's/^crypt_many_kernel = //p' "$tmp/a.conf")
+sk=$(sed -n 's/^set_keys_kernel = //p' "$tmp/a.conf")
 if [ $rc -eq 0 ] && cmp -s "$tmp/a.conf" "$tmp/a.sealed" &&
 	sed -n 2p "$tmp/a.conf" | grep -Eq '^;@ rc4tune v=1 at=20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z by=[^ ]+ sum=[0-9a-f]{16}$' &&
 	grep -Eq "^;@ result key=kernel value=$k confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
-	grep -Eq "^;@ result key=batch_kernel value=$b confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
+	grep -Eq "^;@ result key=crypt_many_kernel value=$b confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
+	grep -Eq "^;@ result key=set_keys_kernel value=$sk confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
 	[ "$(grep -c '^;@ history key=kernel at=.* scores=[^ ]*:1\.000' "$tmp/a.conf")" -eq 1 ] &&
 	[ "$(awk 'length > 198' "$tmp/a.conf" | wc -l)" -eq 0 ]; then
 	ok "record: rc4tune, result and history lines; seal.py computes the same sum"
@@ -116,10 +118,11 @@ seal "$tmp/edit.sealed"
 head -n 5 "$tmp/pin.conf" >"$tmp/pin.head"
 RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
 [ "$(head -n 1 "$tmp/out")" = int-1x ] &&
-	grep -q '^batch_kernel char-2lane$' "$tmp/out" &&
+	grep -q '^set_keys_kernel char-2lane$' "$tmp/out" &&
+	grep -q '^crypt_many_kernel char-2lane$' "$tmp/out" &&
 	grep -q "chosen: int-1x (config line 3 \[pin\])" "$tmp/out" &&
 	grep -q "pin.conf:2: \[pin\]: pinned" "$tmp/out" &&
-	ok "[pin] outranks [$live] for both kinds" ||
+	ok "[pin] outranks [$live] for every call (batch_kernel: both batch calls)" ||
 	{ fail "[pin] selection"; cat "$tmp/out"; }
 [ "$(RC4TUNE_KERNEL=int-4x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain | head -n 1)" = int-4x ] &&
 	ok "RC4TUNE_KERNEL outranks [pin]" || fail "RC4TUNE_KERNEL under [pin]"
@@ -178,7 +181,7 @@ for i in 1 2 3 4; do
 	tune "$tmp/h.conf" --quiet --force
 done
 n=$(grep -c '^;@ history key=kernel ' "$tmp/h.conf")
-nb=$(grep -c '^;@ history key=batch_kernel ' "$tmp/h.conf")
+nb=$(grep -c '^;@ history key=crypt_many_kernel ' "$tmp/h.conf")
 newest=$(grep -m1 '^;@ rc4tune ' "$tmp/h.conf" | sed 's/.* at=\([^ ]*\) .*/\1/')
 [ "$n" -eq 4 ] && [ "$nb" -eq 4 ] &&
 	! grep -qF "$first" "$tmp/h.conf" &&

@@ -83,16 +83,17 @@ if [ -s "$tmp/zen4.out" ] && ! built char-ring5-sse41; then
 		"heuristic zen4: the rule's assembly kernels are not in this build, said"
 fi
 
-# The batch kind walks its own rules the same way, on the second line:
+# Each batch call walks its own rules the same way (set_keys_kernel and
+# crypt_many_kernel lines):
 # one rule for any CPU (the best batch kernel on every profile), the
 # assembly lanes first.
 for cpu in "zen4:AuthenticAMD 25 17" "core2:GenuineIntel 6 15"; do
 	f=$tmp/${cpu%%:*}.out
 	[ -s "$f" ] || continue
 	if built char-8lane-asm; then
-		want="^batch_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
+		want="^crypt_many_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
 	else
-		want="^batch_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
+		want="^crypt_many_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
 	fi
 	has "$f" "$want" "heuristic ${cpu%%:*}: the batch rule, walked as the single one"
 done
@@ -182,8 +183,8 @@ head -n 1 "$tmp/live" | grep -q 'the portable default' && how='portable default'
 # --- --explain: the precedence, and its trail -------------------------
 expect "--explain without a config" 0 "$RC4TUNE" --explain
 has "$tmp/out" "^  config $RC4TUNE_CONF: no such file" "trail: config missing"
-has "$tmp/out" "^  batch: config $RC4TUNE_CONF: no such file" \
-	"batch trail: config missing"
+has "$tmp/out" "^  crypt_many: config $RC4TUNE_CONF: no such file" \
+	"crypt_many trail: config missing"
 has "$tmp/out" "^  chosen: $heur ($how)" "$heur chosen ($how)"
 [ "$(head -n 1 "$tmp/out")" = "$heur" ] && ok "first line: the kernel" ||
 	fail "first line is not $heur"
@@ -205,8 +206,8 @@ chmod 664 "$RC4TUNE_CONF"
 expect "--explain with a group-writable config" 0 "$RC4TUNE" --explain
 has "$tmp/out" "^  config $RC4TUNE_CONF: whole file ignored: writable by group" \
 	"trail: refused"
-has "$tmp/out" "^  batch: config $RC4TUNE_CONF: whole file ignored: writable by group" \
-	"batch trail: refused, and why"
+has "$tmp/out" "^  crypt_many: config $RC4TUNE_CONF: whole file ignored: writable by group" \
+	"crypt_many trail: refused, and why"
 chmod 644 "$RC4TUNE_CONF"
 
 # Names from the environment and config files reach the terminal without

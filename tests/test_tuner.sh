@@ -38,11 +38,12 @@ kernel=$(sed -n 's/^kernel = //p' "$tmp/out")
 if [ $rc -eq 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
    printf '%s\n' "$live" | grep -Eq '^cpu [^ ]+ [0-9]+ (0x[0-9a-f]+|[0-9]+)$' &&
    [ "$(tail -n 1 "$tmp/out")" = "kernel = $kernel" ] &&
-   [ "$(sed '1d;$d' "$tmp/out" | grep -v '^;' | grep -cv '^batch_kernel = ')" -eq 0 ] &&
-   "$RC4TUNE" --list | grep -q "^$(sed -n 's/^batch_kernel = //p' "$tmp/out")  *usable  *batch: " &&
+   [ "$(sed '1d;$d' "$tmp/out" | grep -v '^;' | grep -Ecv '^(set_keys|crypt_many)_kernel = ')" -eq 0 ] &&
+   "$RC4TUNE" --list | grep -q "^$(sed -n 's/^set_keys_kernel = //p' "$tmp/out")  *usable  *batch: " &&
+   "$RC4TUNE" --list | grep -q "^$(sed -n 's/^crypt_many_kernel = //p' "$tmp/out")  *usable  *batch: " &&
    grep -q '^; workload mixed' "$tmp/out" &&
    "$RC4TUNE" --list | grep -q "^$kernel  *usable "; then
-	ok "--output -: [$live], comments, batch_kernel, kernel = $kernel last"
+	ok "--output -: [$live], comments, set_keys_kernel, crypt_many_kernel, kernel = $kernel last"
 else
 	fail "--output -: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
@@ -52,7 +53,8 @@ mkdir "$tmp/fresh"
 tune --output "$tmp/fresh/rc4tune.conf"
 f=$tmp/fresh/rc4tune.conf
 k=$(sed -n 's/^kernel = //p' "$f" 2>/dev/null)
-bk=$(sed -n 's/^batch_kernel = //p' "$f" 2>/dev/null)
+sk=$(sed -n 's/^set_keys_kernel = //p' "$f" 2>/dev/null)
+bk=$(sed -n 's/^crypt_many_kernel = //p' "$f" 2>/dev/null)
 if [ $rc -eq 0 ] && [ "$(head -n 1 "$f")" = "[$live]" ] &&
    [ "$(tail -n 1 "$f")" = "kernel = $k" ] &&
    [ "$(stat -c %a "$f")" = 644 ] &&
@@ -60,13 +62,15 @@ if [ $rc -eq 0 ] && [ "$(head -n 1 "$f")" = "[$live]" ] &&
    grep -q "wrote kernel = $k for \[$live\] to $f" "$tmp/out" &&
    grep -q "^$k " "$tmp/out" &&
    "$INIPARSE" "$f" >"$tmp/ini" &&
-   [ "$(cat "$tmp/ini")" = "[$live] batch_kernel=$bk
+   [ "$(cat "$tmp/ini")" = "[$live] crypt_many_kernel=$bk
+[$live] set_keys_kernel=$sk
 [$live] kernel=$k" ] &&
    "$RC4TUNE" --check-conf "$f" >/dev/null &&
    [ "$(RC4TUNE_CONF=$f "$RC4TUNE" --explain | head -n 1)" = "$k" ] &&
-   RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -qx "batch_kernel $bk"
+   RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -qx "set_keys_kernel $sk" &&
+   RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -qx "crypt_many_kernel $bk"
 then
-	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k and batch_kernel=$bk, the library chooses them"
+	ok "fresh file: mode 644, no temporary left, inih reads [$live] kernel=$k, set_keys_kernel=$sk and crypt_many_kernel=$bk, the library chooses them"
 else
 	fail "fresh file: rc=$rc"; cat "$tmp/out" "$tmp/err" "$f"
 fi
@@ -342,26 +346,32 @@ else
 	fail "--speed: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
 
-# checkjson BATCH_KERNEL <FILE: the JSON parses, names the live CPU and a
-# winner among its kernels, and its "batch" member lists the batch kernels
-# of --list (in $tmp/batch) with a winner among them, BATCH_KERNEL if set.
-# A "batch" member is an error when BATCH_KERNEL is "none".
+# checkjson SET_KEYS CRYPT_MANY <FILE: the JSON parses, names the live CPU
+# and a winner among its kernels, and each batch call's member
+# ("set_keys", "crypt_many") lists the batch kernels of --list (in
+# $tmp/batch) with a winner among them, SET_KEYS and CRYPT_MANY if set.
+# Such a member is an error when SET_KEYS is "none".
 checkjson() {
 	perl -MJSON::PP -e '
 	local $/; my $j = decode_json(<STDIN>);
-	my ($live, $want, $list) = @ARGV;
+	my ($live, $wsk, $wcm, $list) = @ARGV;
 	my %ok = map { $_->{name} => 1 } grep { $_->{status} eq "ok" } @{$j->{kernels}};
 	exit 1 unless $ok{$j->{winner}} && @{$j->{sizes}} == 5 && $j->{rounds} > 0
 	       && $j->{cpu} eq $live;
-	my $b = $j->{batch};
-	exit(defined $b ? 1 : 0) if $want eq "none";
-	my @names = map { $_->{name} } @{$b->{kernels}};
-	my %bok = map { $_->{name} => 1 } grep { $_->{status} eq "ok"
-		&& $_->{keys_per_second} > 0 && $_->{bytes_per_second} > 0
-		&& $_->{ratio} > 0 } @{$b->{kernels}};
-	exit !("@names" eq join(" ", split /\n/, $list) && $bok{$b->{winner}}
-	       && $b->{rounds} > 0 && JSON::PP::is_bool($b->{tie_broken})
-	       && ($want eq "" || $b->{winner} eq $want));' "$live" "$1" "$(cat "$tmp/batch")"
+	exit(defined $j->{set_keys} || defined $j->{crypt_many} ? 1 : 0)
+		if $wsk eq "none";
+	for my $c (["set_keys", $wsk, "keys_per_second"],
+		   ["crypt_many", $wcm, "bytes_per_second"]) {
+		my ($b, $want, $rate) = ($j->{$c->[0]}, $c->[1], $c->[2]);
+		exit 1 unless defined $b;
+		my @names = map { $_->{name} } @{$b->{kernels}};
+		my %bok = map { $_->{name} => 1 } grep { $_->{status} eq "ok"
+			&& $_->{$rate} > 0 && $_->{ratio} > 0 } @{$b->{kernels}};
+		exit 1 unless "@names" eq join(" ", split /\n/, $list)
+		       && $bok{$b->{winner}} && $b->{rounds} > 0
+		       && JSON::PP::is_bool($b->{tie_broken})
+		       && ($want eq "" || $b->{winner} eq $want);
+	}' "$live" "$1" "$2" "$(cat "$tmp/batch")"
 }
 
 "$RC4TUNE" --list | awk '$3 == "batch:" { print $1 }' >"$tmp/batch"
@@ -370,7 +380,7 @@ rc=$?
 if ! perl -MJSON::PP -e 1 2>/dev/null; then
 	echo "SKIP: --json check needs perl's JSON::PP"
 else
-	if [ $rc -eq 0 ] && [ -s "$tmp/batch" ] && checkjson '' <"$tmp/json"; then
+	if [ $rc -eq 0 ] && [ -s "$tmp/batch" ] && checkjson '' '' <"$tmp/json"; then
 		ok "--speed --json parses: winner among the kernels, cpu [$live], the --list batch kernels and a batch winner"
 	else
 		fail "--json: rc=$rc"; cat "$tmp/json" "$tmp/err"
@@ -378,7 +388,7 @@ else
 
 	"$RC4TUNE" --speed --json $budget int-8x char-1x >"$tmp/json" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 0 ] && checkjson none <"$tmp/json"; then
+	if [ $rc -eq 0 ] && checkjson none none <"$tmp/json"; then
 		ok "--speed --json int-8x char-1x: no batch member (not measured)"
 	else
 		fail "--json with kernels named: rc=$rc"; cat "$tmp/json" "$tmp/err"
@@ -399,9 +409,11 @@ else
 	fi
 
 	tune --json --output "$tmp/json.conf"
-	bk=$(sed -n 's/^batch_kernel = //p' "$tmp/json.conf" 2>/dev/null)
-	if [ $rc -eq 0 ] && [ -n "$bk" ] && checkjson "$bk" <"$tmp/out"; then
-		ok "--generate-conf --json: its batch winner is the file's batch_kernel = $bk"
+	sk=$(sed -n 's/^set_keys_kernel = //p' "$tmp/json.conf" 2>/dev/null)
+	bk=$(sed -n 's/^crypt_many_kernel = //p' "$tmp/json.conf" 2>/dev/null)
+	if [ $rc -eq 0 ] && [ -n "$bk" ] && [ -n "$sk" ] &&
+	   checkjson "$sk" "$bk" <"$tmp/out"; then
+		ok "--generate-conf --json: each batch call's winner is the file's: set_keys_kernel = $sk, crypt_many_kernel = $bk"
 	else
 		fail "--generate-conf --json: rc=$rc"; cat "$tmp/out" "$tmp/err"
 	fi

@@ -19,7 +19,7 @@
 /* Each section name seen, to report repeats. */
 struct seen {
 	char name[RC4_CONF_MAX_SECTION + 1];
-	int line, key_line[RC4K_KINDS];
+	int line, key_line[RC4K_KINDS + 1]; /* [RC4K_KINDS]: the shared key */
 };
 
 struct check {
@@ -202,15 +202,14 @@ static void on_entry(void *arg, int num, const char *sec, const char *key,
 		     const char *value)
 {
 	struct check *c = arg;
-	int kind = 0;
+	bool also;
 
 	if (c->oom)
 		return;
 	/* inih gives keys before the first header the section "" */
 	if (c->nseen == 0)
 		note(c, num, false, "key outside any section: ignored");
-	while (kind < RC4K_KINDS && strcmp(key, rc4k_kinds[kind].key) != 0)
-		kind++;
+	int kind = (int)rc4k_kind_of_key(key, 0, &also);
 	if (kind == RC4K_KINDS) {
 		note(c, num, false, "unknown key \"%s\" in [%s]: ignored", key,
 		     sec);
@@ -219,7 +218,7 @@ static void on_entry(void *arg, int num, const char *sec, const char *key,
 	check_kernel(c, num, (enum rc4k_kind)kind, sec, value);
 	if (c->nseen == 0)
 		return;
-	int *before = &c->seen[c->cur].key_line[kind];
+	int *before = &c->seen[c->cur].key_line[also ? RC4K_KINDS : kind];
 	if (*before != 0)
 		note(c, num, false, "%s set again in [%s] (before at line %d): "
 				    "the last value wins",

@@ -27,7 +27,7 @@ int explain_list(void)
 	for (const struct rc4k_info *const *k = rc4k_registry; *k; k++)
 		printf("%-*s %-8s %s%s\n", width, (*k)->name,
 		       rc4k_usable(*k) ? "usable" : "unusable",
-		       rc4k_kinds[(*k)->kind].tag, (*k)->summary);
+		       (*k)->kind == RC4K_BATCH ? "batch: " : "", (*k)->summary);
 	return EXIT_SUCCESS;
 }
 

@@ -273,7 +273,8 @@ static void round_robin(struct run *r, double deadline)
 	int round = r->m->rounds;
 	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
 			  r->budget);
-	struct trial tr = { .one = r->m->one, .place = round % MEASURE_PLACES };
+	struct trial tr = { .one = r->m->one, .place = round % MEASURE_PLACES,
+			    .kind = r->m->kind };
 
 	r->phase[round] = (unsigned char)(phase < MEASURE_PHASES - 1
 						  ? phase
@@ -310,7 +311,7 @@ static void calibrate(struct run *r)
 	struct measurement *m = r->m;
 
 	for (int c = 0; c < r->ncells; c++) {
-		struct trial tr = { m->kr[r->ok[0]].k, m->one, c, 0 };
+		struct trial tr = { m->kr[r->ok[0]].k, m->one, c, 0, m->kind };
 		unsigned long reps = measure_seam ? 1 : timing_calibrate(
 			m->bench->run, &tr, m->slice);
 		for (size_t j = 0; j < r->nok; j++)
@@ -369,7 +370,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	m->bench = &measure_benches[kind];
 	m->load = -1;
 	m->workload = w;
-	if (kind == RC4K_BATCH)
+	if (rc4k_kinds[kind].type == RC4K_BATCH)
 		m->one = one;
 	m->clock = "CLOCK_MONOTONIC";
 	r.weight = m->bench->weight[w];

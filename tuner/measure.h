@@ -25,12 +25,13 @@ int workload_parse(const char *name, enum workload *w);
  * at its worst. */
 #define MEASURE_PLACES 6
 
-/* What one slice times: kernel K in cell CELL, its state at placement
- * PLACE; ONE is the single-stream kernel that serial runs. */
+/* What one slice times: kernel K for KIND in cell CELL, its state at
+ * placement PLACE; ONE is the single-stream kernel that serial runs. */
 struct trial {
 	const struct rc4k_info *k;
 	const struct rc4k *one;
 	int cell, place;
+	enum rc4k_kind kind;
 };
 
 /* One thing every kernel of a kind is timed on. */
