@@ -9,7 +9,7 @@
  *   rules match KIND VENDOR FAMILY MODEL
  *                                 the row a CPU matches (-1: none)
  *
- * KIND is single or batch.  A walk sees stand-ins for the names given,
+ * KIND is single, set_keys or crypt_many (each batch call's rules).  A walk sees stand-ins for the names given,
  * not this build's kernels, so the rules are judged on any build (a
  * cross build has no x86-64 assembly, and the profiles are x86's). */
 #include <config.h>
@@ -72,17 +72,28 @@ static const struct rc4_rule *row(enum rc4k_kind kind, const char *i)
 	return r[n].kernels[0] ? &r[n] : NULL;
 }
 
+/* The kind a test names: single, or a batch call's JSON name. */
+static enum rc4k_kind kind_named(const char *name)
+{
+	if (strcmp(name, "single") == 0)
+		return RC4K_SINGLE;
+	if (strcmp(name, "set_keys") == 0)
+		return RC4K_SET_KEYS;
+	if (strcmp(name, "crypt_many") == 0)
+		return RC4K_CRYPT_MANY;
+	return RC4K_KINDS;
+}
+
 int main(int argc, char **argv)
 {
 	enum rc4k_kind kind;
 
-	if (argc < 3 || (strcmp(argv[2], "single") != 0 &&
-			 strcmp(argv[2], "batch") != 0)) {
-		fprintf(stderr, "usage: rules table|kernels|walk|match single|batch "
-				"...\n");
+	kind = argc < 3 ? RC4K_KINDS : kind_named(argv[2]);
+	if (kind == RC4K_KINDS) {
+		fprintf(stderr, "usage: rules table|kernels|walk|match "
+				"single|set_keys|crypt_many ...\n");
 		return 2;
 	}
-	kind = strcmp(argv[2], "single") == 0 ? RC4K_SINGLE : RC4K_BATCH;
 	if (strcmp(argv[1], "table") == 0)
 		return table(kind);
 	const struct rc4_rule *r = row(kind, argc >= 4 ? argv[3] : NULL);

@@ -5,7 +5,9 @@ profiles in data/profiles/: data, not this machine's timing.
 
 A kernel's standing on a profile is its mixed score over the best's in
 each run (the geometric mean over block sizes; the tuner's "score"),
-averaged over the runs that measured it.  For either kind:
+averaged over the runs that measured it; a batch call's standing is its
+own cell's (keys/s for rc4tune_set_keys, 8x1024 for rc4tune_crypt_many).
+For each kind and call:
 - on each profile, the rule its CPU matches gives, from the kernels the
   profile measured, at least 0.95 of the best (0.90 for the rule of CPUs
   no rule names), and passes over only kernels the CPU cannot run;
@@ -55,12 +57,26 @@ def table(kind):
     return rows
 
 
+def batch_call(run, kind):
+    """A batch call's kernels in RUN, each with its "score": the call's
+    own member, or in profiles of earlier versions (one "batch" member
+    for both calls) the call's cell of it."""
+    if kind in run:
+        return run[kind]["kernels"]
+    cell = {"set_keys": lambda k: k.get("keys_per_second"),
+            "crypt_many": lambda k: (k.get("bytes_per_second") or [None])[0]}
+    ks = run.get("batch", {}).get("kernels", [])
+    if any(k["status"] == "ok" and cell[kind](k) is None for k in ks):
+        return []  # a converted table with the mixed ratio alone
+    return [dict(k, score=cell[kind](k)) if k["status"] == "ok" else k
+            for k in ks]
+
+
 def standing(profile, kind):
     """{kernel: mean share of the best}, and the kernels it cannot run."""
     shares, unusable = {}, set()
     for run in profile["runs"]:
-        ks = run["kernels"] if kind == "single" else \
-            run.get("batch", {}).get("kernels", [])
+        ks = run["kernels"] if kind == "single" else batch_call(run, kind)
         ok = [k for k in ks if k["status"] == "ok"]
         unusable |= {k["name"] for k in ks if k["status"] == "unusable"}
         if not ok:
@@ -167,7 +183,7 @@ def main():
         with open(path) as f:
             profiles[os.path.basename(path)[:-5]] = json.load(f)
     check(len(profiles) > 0, "profiles in %s: %d" % (DIR, len(profiles)))
-    for kind in ("single", "batch"):
+    for kind in ("single", "set_keys", "crypt_many"):
         rows = table(kind)
         on_profiles(kind, rows, profiles)
         measured_rows(kind, rows, profiles)

@@ -83,20 +83,27 @@ if [ -s "$tmp/zen4.out" ] && ! built char-ring5-sse41; then
 		"heuristic zen4: the rule's assembly kernels are not in this build, said"
 fi
 
-# Each batch call walks its own rules the same way (set_keys_kernel and
-# crypt_many_kernel lines):
-# one rule for any CPU (the best batch kernel on every profile), the
-# assembly lanes first.
+# Each batch call walks its own rules the same way: set_keys_kernel has
+# one rule for any CPU, the assembly lanes first; crypt_many_kernel the
+# assembly lanes where they were measured ahead (Zen 4), else serial, the
+# single-stream kernel stream by stream.
 for cpu in "zen4:AuthenticAMD 25 17" "core2:GenuineIntel 6 15"; do
 	f=$tmp/${cpu%%:*}.out
 	[ -s "$f" ] || continue
 	if built char-8lane-asm; then
-		want="^crypt_many_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
+		want="^set_keys_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
 	else
-		want="^crypt_many_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
+		want="^set_keys_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
 	fi
-	has "$f" "$want" "heuristic ${cpu%%:*}: the batch rule, walked as the single one"
+	has "$f" "$want" "heuristic ${cpu%%:*}: the set_keys rule, walked as the single one"
 done
+if [ -s "$tmp/zen4.out" ] && built char-8lane-asm; then
+	has "$tmp/zen4.out" "^crypt_many_kernel char-8lane-asm${tab}cpu AuthenticAMD 25 17: AMD family 25 model 17 (Zen 4): [^;]*\$" \
+		"heuristic zen4: the crypt_many rule of its model"
+fi
+[ -s "$tmp/core2.out" ] &&
+	has "$tmp/core2.out" "^crypt_many_kernel serial${tab}cpu GenuineIntel 6 15: any other CPU: [^;]*\$" \
+		"heuristic core2: the crypt_many rule for any other CPU, serial"
 
 # Vendors libcpuid does not know: the dump names the CPU as the live one
 # would be named, as /proc/cpuinfo shows family and model.
