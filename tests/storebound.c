@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "benchutil.h"
 #include "storebound.h"
@@ -133,6 +134,20 @@ double sb_store_rate(unsigned width, int tsc)
 	return 1 / best;
 }
 
+void sb_round(struct sb_rounds *b, int round, int tsc)
+{
+	for (int w = 0; w < SB_NWIDTHS; w++)
+		b->rate[w][round] = sb_store_rate(sb_widths[w], tsc);
+}
+
+void sb_medians(struct sb_rounds *b, int rounds)
+{
+	for (int w = 0; w < SB_NWIDTHS; w++) {
+		qsort(b->rate[w], rounds, sizeof(double), cmp_double);
+		b->med[w] = b->rate[w][rounds / 2];
+	}
+}
+
 int sb_width_of(const char *name)
 {
 	static const char *const prefix[SB_NWIDTHS] = { "char-", "int-",
@@ -140,6 +155,14 @@ int sb_width_of(const char *name)
 
 	for (int w = 0; w < SB_NWIDTHS; w++)
 		if (strncmp(name, prefix[w], strlen(prefix[w])) == 0)
+			return w;
+	return -1;
+}
+
+int sb_width_index(size_t bytes)
+{
+	for (int w = 0; w < SB_NWIDTHS; w++)
+		if (sb_widths[w] == bytes)
 			return w;
 	return -1;
 }

@@ -8,6 +8,8 @@
 #ifndef RC4_STOREBOUND_H
 #define RC4_STOREBOUND_H
 
+#include <stddef.h>
+
 /* The cell widths in bytes (char, int and long states), and their count. */
 #define SB_NWIDTHS 3
 extern const unsigned sb_widths[SB_NWIDTHS];
@@ -22,6 +24,16 @@ double sb_ticks(int tsc);
  * millisecond each (another process only slows a run down). */
 double sb_store_rate(unsigned width, int tsc);
 
+/* A benchmark's store rates, measured among its rounds so they meet the
+ * same load as the kernels: a figure per width a round, then medians. */
+#define SB_MAXROUNDS 64
+struct sb_rounds {
+	double rate[SB_NWIDTHS][SB_MAXROUNDS];
+	double med[SB_NWIDTHS]; /* stores per tick */
+};
+void sb_round(struct sb_rounds *b, int round, int tsc);
+void sb_medians(struct sb_rounds *b, int rounds);
+
 /* The bound in ticks per byte: 2 stores a byte at RATE stores a tick. */
 static inline double sb_bound_cpb(double rate)
 {
@@ -33,5 +45,8 @@ static inline double sb_bound_cpb(double rate)
  * where the descriptor's width is 0 (a private layout, e.g. the ahead
  * kernels, whose inner loop stores bytes); -1 when the name has none. */
 int sb_width_of(const char *name);
+
+/* The index in sb_widths of cells of BYTES bytes, or -1. */
+int sb_width_index(size_t bytes);
 
 #endif
