@@ -9,7 +9,10 @@
  * its ratio to the best (pick/best), which is what the tuner must get right.
  * Then the best kernel against each library per block size: the ratio, and
  * both in cycles per byte by the TSC (x86); and the best kernel of each
- * block size against OpenSSL.  The TSC ticks at the nominal clock,
+ * block size against OpenSSL.  Last, each row at 8192 B beside the store
+ * bound of its cell width (storebound.h, measured in the same rounds):
+ * its ticks per byte, its ratio to OpenSSL and its share of the bound
+ * (bound / its ticks per byte).  The TSC ticks at the nominal clock,
  * not the boost clock the core may run at, so these are TSC ticks per byte,
  * comparable between runs on one machine rather than core cycles. */
 #include <config.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 #include "rc4tune.h"
 #include "benchutil.h"
+#include "storebound.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -50,6 +54,10 @@ struct cand {
 };
 
 static uint8_t buf[8192];
+
+/* The store bound's rates, measured among the rounds. */
+static struct sb_rounds bound;
+_Static_assert(MAXROUNDS <= SB_MAXROUNDS, "a bound figure every round");
 
 static uint64_t tsc(void)
 {
@@ -219,6 +227,26 @@ static int all_cands(struct cand *cands)
 	return n;
 }
 
+/* The index in sb_widths of the cells row C stores, or -1: a kernel's by
+ * its name, a library's by its state's type where its header shows it. */
+static int cand_width(const struct cand *c)
+{
+	switch (c->lib) {
+	case KERNEL:
+		return sb_width_of(c->name);
+#ifdef HAVE_LIBCRYPTO
+	case OPENSSL:
+		return sb_width_index(sizeof(((RC4_KEY *)0)->data[0]));
+#endif
+#ifdef HAVE_NETTLE
+	case NETTLE:
+		return sb_width_index(sizeof(((struct arcfour_ctx *)0)->S[0]));
+#endif
+	default:
+		return -1;
+	}
+}
+
 /* Medians over ROUNDS and each row's score; the best kernel's index. */
 static int summarize(struct cand *cands, int n, int rounds)
 {
@@ -325,6 +353,42 @@ static void print_per_size(const struct cand *cands, int n, int best)
 	}
 }
 
+/* Each row at 8192 B: ticks per byte (TSC, or ns where the TSC is not
+ * constant, as the bound), ratio to OpenSSL, and share of the store bound
+ * of its cell width; first the bound per width. */
+static void print_bound(const struct cand *cands, int n, int tsc)
+{
+	const int s = NSIZES - 1;
+	int ossl = -1;
+
+	printf("\nstore bound (%s/B):", tsc ? "TSC cycles" : "ns");
+	for (int w = 0; w < SB_NWIDTHS; w++)
+		printf(" %u-bit %.3f (%.3f stores/%s)%s", 8 * sb_widths[w],
+		       sb_bound_cpb(bound.med[w]), bound.med[w], tsc ? "tsc" : "ns",
+		       w + 1 < SB_NWIDTHS ? "," : "\n");
+	for (int i = 0; i < n; i++)
+		if (cands[i].lib == OPENSSL)
+			ossl = i;
+	printf("%-24s %8s %8s %8s %8s\n", "at 8192 B", tsc ? "TSC c/B" : "ns/B",
+	       "/openssl", "bound", "share");
+	for (int i = 0; i < n; i++) {
+		const struct cand *c = &cands[i];
+		double cpb = tsc ? c->cpbmed[s] : 1e3 / c->med[s];
+		int w = cand_width(c);
+		printf("%-24s %8.2f", c->name, cpb);
+		if (ossl >= 0)
+			printf(" %8.3f", c->med[s] / cands[ossl].med[s]);
+		else
+			printf(" %8s", "-");
+		if (w >= 0) {
+			double b = sb_bound_cpb(bound.med[w]);
+			printf(" %8.3f %8.3f\n", b, b / cpb);
+		} else {
+			printf(" %8s %8s\n", "-", "-");
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct cand cands[MAXK];
@@ -346,14 +410,19 @@ int main(int argc, char **argv)
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 #endif
 
-	for (int r = 0; r < o.rounds; r++)
+	int tsc = sb_use_tsc();
+	for (int r = 0; r < o.rounds; r++) {
+		sb_round(&bound, r, tsc);
 		for (int s = 0; s < NSIZES; s++)
 			for (int i = 0; i < n; i++)
 				cands[i].mbs[s][r] = slice(&cands[i], sizes[s],
 							   o.secs, &cands[i].cpb[s][r]);
+	}
 	int best = summarize(cands, n, o.rounds);
+	sb_medians(&bound, o.rounds);
 	print_table(cands, n, best, &o);
 	print_vs_libs(cands, n, best);
 	print_per_size(cands, n, best);
+	print_bound(cands, n, tsc);
 	return 0;
 }

@@ -14,8 +14,12 @@
  * stream by stream: the library's pick, or --single NAME's.
  *
  * As tests/bench: short slices, round-robin so drift hits all alike,
- * medians over rounds.  It prints best batch / OpenSSL (keys/s), best
- * batch / best single and best batch / serial (MB/s). */
+ * medians over rounds.  Each row also shows its ratio to OpenSSL and its
+ * share of the store bound of its cell width (storebound.h, measured in
+ * the same rounds): a key costs at least 256 + 16 swaps of 2 stores, and
+ * a stream byte 2 stores whatever the streams.  It prints best batch /
+ * OpenSSL (keys/s), best batch / best single and best batch / serial
+ * (MB/s). */
 #include <config.h>
 
 #include <stdbool.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 #include "rc4tune.h"
 #include "benchutil.h"
+#include "storebound.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
@@ -47,6 +52,11 @@ struct cand {
 
 static uint8_t keybytes[NKEYS][KEYLEN], msg[NKEYS][BLOCK];
 static rc4tune_key keys[NKEYS];
+
+/* The store bound's rates in stores per ns (the rows are timed by the
+ * clock), measured among the rounds. */
+static struct sb_rounds bound;
+_Static_assert(MAXROUNDS <= SB_MAXROUNDS, "a bound figure every round");
 
 /* A fresh key each time: the counter in its first bytes moves on. */
 static void next_keys(uint64_t *ctr)
@@ -234,32 +244,91 @@ static void summarize(struct cand *cands, int n, int rounds, struct best *b)
 	}
 }
 
+/* The index in sb_widths of the cells row C stores, or -1: serial's are
+ * its single-stream kernel's; OpenSSL's its state's type. */
+static int cand_width(const struct cand *c)
+{
+#ifdef HAVE_LIBCRYPTO
+	if (c->what == OPENSSL)
+		return sb_width_index(sizeof(((RC4_KEY *)0)->data[0]));
+#endif
+	if (c->what == BATCH && strcmp(c->name, "serial") == 0)
+		return sb_width_of(serial_single);
+	return sb_width_of(c->name);
+}
+
+/* C's keys/s and MB/s as shares of the store bound, or -1 (no width). */
+static void shares(const struct cand *c, double *keys, double *mbs)
+{
+	int w = cand_width(c);
+
+	*keys = *mbs = -1;
+	if (w < 0)
+		return;
+	double ns_per_byte = sb_bound_cpb(bound.med[w]);
+	*keys = c->keys_med * (256 + MSGLEN) * ns_per_byte / 1e9;
+	*mbs = c->mbs_med * ns_per_byte / 1e3;
+}
+
+/* A figure, its ratio to OpenSSL's (O; none: -1) and its share S (none:
+ * -1), in columns. */
+static void figure(double v, double o, double s, const char *fmt)
+{
+	printf(fmt, v);
+	if (o > 0)
+		printf(" %7.2f", v / o);
+	else
+		printf(" %7s", "-");
+	if (s >= 0)
+		printf(" %6.3f", s);
+	else
+		printf(" %6s", "-");
+}
+
 /* A row per candidate, the library's picks marked. */
 static void print_rows(const struct cand *cands, int n, const struct best *b)
 {
 	const char *lib_batch = rc4tune_batch_kernel_name();
+	const struct cand *o = b->openssl >= 0 ? &cands[b->openssl] : NULL;
 
-	printf("%-40s %12s %14s\n", "", "keys/s", "MB/s");
-	printf("%-40s %12s %14s\n", "", "(key+16 B)", "(1024 B blocks)");
+	printf("%-32s %10s %7s %6s %8s %7s %6s\n", "", "keys/s", "/ossl",
+	       "share", "MB/s", "/ossl", "share");
+	printf("%-32s %25s %23s\n", "", "(key+16 B)", "(1024 B blocks)");
 	for (int i = 0; i < n; i++) {
 		const struct cand *c = &cands[i];
 		const char *tag = c->what == BATCH    ? "batch"
 				  : c->what == SINGLE ? "single"
 						      : "";
 		char label[64];
+		double sk, sm;
 		if (i == b->serial)
 			snprintf(label, sizeof label, "batch serial (%s)",
 				 serial_single);
 		else
 			snprintf(label, sizeof label, "%s %s", tag, c->name);
-		printf("%-40s %12.0f %14.1f%s%s\n", label, c->keys_med,
-		       c->mbs_med, c->what == BATCH ? " (8 streams)" : "",
+		shares(c, &sk, &sm);
+		printf("%-32s", label);
+		figure(c->keys_med, o ? o->keys_med : -1, sk, " %10.0f");
+		figure(c->mbs_med, o ? o->mbs_med : -1, sm, " %8.1f");
+		printf("%s%s\n", c->what == BATCH ? " (8 streams)" : "",
 		       (c->what == BATCH && strcmp(c->name, lib_batch) == 0) ||
 				       (c->what == SINGLE &&
 					strcmp(c->name, lib_single) == 0)
 			       ? "  <- library's pick"
 			       : "");
 	}
+}
+
+/* The store bound per width, in the rows' terms. */
+static void print_bound(void)
+{
+	printf("store bound:");
+	for (int w = 0; w < SB_NWIDTHS; w++)
+		printf(" %u-bit %.3f ns/B (%.3f stores/ns)%s", 8 * sb_widths[w],
+		       sb_bound_cpb(bound.med[w]), bound.med[w],
+		       w + 1 < SB_NWIDTHS ? "," : "\n");
+	printf("share: bound / the row's time; a key is 256 + %d swaps, a byte "
+	       "one\n", MSGLEN);
 }
 
 /* The ratios the batch kind is for. */
@@ -301,14 +370,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int n = all_cands(cands);
-	for (int r = 0; r < rounds; r++)
+	for (int r = 0; r < rounds; r++) {
+		sb_round(&bound, r, 0);
 		for (int i = 0; i < n; i++) {
 			select_cand(&cands[i]);
 			cands[i].keys[r] = slice_keys(&cands[i], secs);
 			cands[i].mbs[r] = slice_stream(&cands[i], secs);
 		}
+	}
 	summarize(cands, n, rounds, &b);
+	sb_medians(&bound, rounds);
 	print_rows(cands, n, &b);
+	print_bound();
 	if (b.batch_keys < 0 || b.single < 0)
 		return 1;
 	print_ratios(cands, &b);

@@ -29,6 +29,11 @@
  *                   SSE4.1: the 16x kernels)
  *  mem_ops          independent byte loads and stores in RC4's 3:2 mix:
  *                   memory operations per tick the ports sustain
+ *  stores_W         stores per tick with W-bit stores (8, 32, 64) in
+ *                   RC4's swap without output, 3 loads to 2 stores into
+ *                   the 256-cell table it reads (storebound.c)
+ *  bound_W          2 stores a byte at that rate: ticks per byte no RC4
+ *                   loop of W-bit cells beats on this CPU
  *  tsc_ghz          the TSC's rate (x86), to turn ticks into time */
 #include <config.h>
 
@@ -36,10 +41,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "benchutil.h"
+#include "storebound.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#include <x86intrin.h>
-#define HAVE_TSC 1
 #endif
 
 #define BLOCK 8192
@@ -217,36 +221,14 @@ static const struct limit limits[] = {
 };
 #define NLIMITS (sizeof limits / sizeof limits[0])
 
-/* The TSC where it ticks at a constant rate, else nanoseconds. */
-static int use_tsc(void)
-{
-#ifdef HAVE_TSC
-	unsigned a, b, c, d;
-
-	return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
-#else
-	return 0;
-#endif
-}
-
-static double ticks(int tsc)
-{
-#ifdef HAVE_TSC
-	if (tsc)
-		return (double)__rdtsc();
-#endif
-	(void)tsc;
-	return now() * 1e9;
-}
-
 /* The TSC's ticks per nanosecond, over about 50 ms. */
 static double tsc_ghz(void)
 {
-	double t0 = now(), c0 = ticks(1), t;
+	double t0 = now(), c0 = sb_ticks(1), t;
 
 	while ((t = now()) - t0 < 0.05)
 		;
-	return (ticks(1) - c0) / ((t - t0) * 1e9);
+	return (sb_ticks(1) - c0) / ((t - t0) * 1e9);
 }
 
 /* L's ticks per unit: the best of RUNS runs of about REPS calls. */
@@ -257,10 +239,10 @@ static double measure(const struct limit *l, int tsc)
 
 	l->run(); /* warm: caches and predictors */
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = ticks(tsc);
+		double t0 = sb_ticks(tsc);
 		for (int k = 0; k < REPS; k++)
 			l->run();
-		double per = (ticks(tsc) - t0) / (REPS * l->units);
+		double per = (sb_ticks(tsc) - t0) / (REPS * l->units);
 		if (r == 0 || per < best)
 			best = per;
 	}
@@ -289,10 +271,36 @@ static void setup(void)
 	memset(buf, 0x5a, sizeof buf);
 }
 
+/* One figure as a "NAME VALUE UNIT" line, or as a member of --json's
+ * object (FIRST: none printed yet). */
+static void emit(int json, int *first, const char *name, double v,
+		 const char *unit)
+{
+	printf(json ? "%s\n  \"%s\": { \"value\": %.4g, \"unit\": \"%s\" }"
+		    : "%s%s %.4g %s\n",
+	       json ? (*first ? "" : ",") : "", name, v, unit);
+	*first = 0;
+}
+
+/* The store rate and the bound it sets, per cell width (storebound.h). */
+static void store_bounds(int json, int *first, int tsc, const char *tick)
+{
+	for (int w = 0; w < SB_NWIDTHS; w++) {
+		char name[32], unit[32];
+		double rate = sb_store_rate(sb_widths[w], tsc);
+		snprintf(name, sizeof name, "stores_%u", 8 * sb_widths[w]);
+		snprintf(unit, sizeof unit, "stores/%s", tick);
+		emit(json, first, name, rate, unit);
+		snprintf(name, sizeof name, "bound_%u", 8 * sb_widths[w]);
+		snprintf(unit, sizeof unit, "%s/B", tick);
+		emit(json, first, name, sb_bound_cpb(rate), unit);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int json = argc == 2 && strcmp(argv[1], "--json") == 0;
-	int tsc = use_tsc(), first = 1;
+	int tsc = sb_use_tsc(), first = 1;
 	const char *tick = tsc ? "tsc" : "ns";
 
 	if (argc > 2 || (argc == 2 && !json)) {
@@ -314,16 +322,11 @@ int main(int argc, char **argv)
 		} else {
 			snprintf(unit, sizeof unit, "%s/%s", tick, l->per);
 		}
-		printf(json ? "%s\n  \"%s\": { \"value\": %.4g, \"unit\": \"%s\" }"
-			    : "%s%s %.4g %s\n",
-		       json ? (first ? "" : ",") : "", l->name, v, unit);
-		first = 0;
+		emit(json, &first, l->name, v, unit);
 	}
+	store_bounds(json, &first, tsc, tick);
 	if (tsc)
-		printf(json ? ",\n  \"tsc_ghz\": { \"value\": %.4g, \"unit\": "
-			      "\"GHz\" }"
-			    : "tsc_ghz %.4g GHz\n",
-		       tsc_ghz());
+		emit(json, &first, "tsc_ghz", tsc_ghz(), "GHz");
 	if (json)
 		printf("\n}\n");
 	return 0;

@@ -4,7 +4,8 @@
 
 Runs the tuner's --speed --json (both kinds) several times, a minute or
 more apart (--gap), with `make bench` and `make bench-batch` after each
-but the last (and `make limits` once, where built), and writes one JSON file
+but the last (and `make limits` once: the bound loops and the store
+rates, stores_W and bound_W per cell width), and writes one JSON file
 named after the CPU's section (doc/kernels.md, "Profiles", has the
 format).  The rules test (tests/test_rules.py) reads the runs' scores.
 """
@@ -79,8 +80,15 @@ def main():
                 bench.append(text_lines([a.bench]))
             if a.bench_batch:
                 bench_batch.append(text_lines([a.bench_batch]))
-    if a.limits and os.access(a.limits, os.X_OK):
+    if a.limits:
+        # Named, it must run: a profile without the store bound cannot
+        # give the bench lines' shares a meaning.
         limits = json.loads(run([a.limits, "--json"]))
+        missing = [k for k in ("stores_8", "stores_32", "stores_64")
+                   if k not in limits]
+        if missing:
+            sys.exit("profile: %s --json lacks %s" % (a.limits,
+                                                      ", ".join(missing)))
     section = runs[0]["cpu"]
     profile = {
         "format": "rc4tune-profile 1",
