@@ -61,8 +61,8 @@ static const struct rc4_rule single_rules[] = {
 		  "char-1x"),
 
 	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29):
-	 * design.md's table (64-bit, 8 KiB blocks: char 183.2 vs int 129.4
-	 * MB/s) and rc4-x86_64.pl (March 2007): the int paths hit a
+	 * doc/kernels.md, Older CPUs (64-bit, 8 KiB blocks: char 183.2 vs
+	 * int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths hit a
 	 * partial-register stall, the folded char loop is "the optimal fit
 	 * for Core2". */
 	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, RC4_RULE_PUBLISHED,
@@ -82,7 +82,7 @@ static const struct rc4_rule single_rules[] = {
 		  "int-8x"),
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit): design.md's table (dual-core rev F, 64-bit, 8 KiB:
+	 * the HT bit): doc/kernels.md, Older CPUs (dual-core rev F, 64-bit, 8 KiB:
 	 * int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron over 2x slower
 	 * with the 8-bit schedule. */
 	RULE("AuthenticAMD", 15, 15, 0, INT_MAX, RC4_RULE_PUBLISHED, K8,

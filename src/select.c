@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* select.c - which kernel of a kind new keys use: the precedence of
- * design.md as a list of steps, each proposing a kernel or saying why not,
- * for RC4TUNE_DEBUG=1 and rc4tune --explain. */
+ * librc4tune(3) SELECTION as a list of steps, each proposing a kernel or
+ * saying why not, for RC4TUNE_DEBUG=1 and rc4tune --explain. */
 #include <config.h>
 
 #include <stdarg.h>
