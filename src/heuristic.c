@@ -82,8 +82,8 @@ static const struct rc4_rule single_rules[] = {
 		  "int-8x"),
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit): doc/kernels.md, Older CPUs (dual-core rev F, 64-bit, 8 KiB:
-	 * int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron over 2x slower
+	 * the HT bit): doc/kernels.md, Older CPUs (dual-core rev F, 64-bit,
+	 * 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron over 2x slower
 	 * with the 8-bit schedule. */
 	RULE("AuthenticAMD", 15, 15, 0, INT_MAX, RC4_RULE_PUBLISHED, K8,
 	     "AMD family 15 (K8, any revision and core count): 32-bit state "
