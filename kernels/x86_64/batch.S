@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* batch.S - multi-lane RC4 cores for 8- and 32-bit states (GNU as, AT&T,
  * SysV ABI), called by kernels/x86_64/lanes.c, which copies the lanes'
- * states into one block (lane l at l*256 cells) and back, so that every
- * entry is a constant displacement from one register.  Each core is one
+ * states into one block (lane l at l*LANE_BYTES, layout.h) and back, so
+ * that every entry is a constant displacement from one register.  Each core is one
  * gas macro instantiated for both cell widths: 32-bit cells are loaded
  * and stored whole (byte stores into a state the loop also reads run at
  * half the rate of 32-bit ones on Zen 3).
@@ -26,22 +26,22 @@
  .if \w == 1
 	movzbl	256*\l(%rdi,\idx), \dst
  .else
-	movl	256*\w*\l(%rdi,\idx,\w), \dst
+	movl	LANE_BYTES(\w)*\l(%rdi,\idx,\w), \dst
  .endif
 .endm
 .macro cell_store w, l, idx, src, srcb
  .if \w == 1
 	movb	\srcb, 256*\l(%rdi,\idx)
  .else
-	movl	\src, 256*\w*\l(%rdi,\idx,\w)
+	movl	\src, LANE_BYTES(\w)*\l(%rdi,\idx,\w)
  .endif
 .endm
 
 	.text
 
 /* void rc4k_x86_ksa8_{char,int}(uint8_t *blk)
- * blk: S of lane l at l*256 cells (identity), the key repeated to 256
- * bytes at 8*256*W + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after
+ * blk: S of lane l at l*LANE_BYTES(W) (identity), the key repeated to 256
+ * bytes at 8*LANE_BYTES(W) + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after
  * lane: six instructions a lane-step where gcc's 8-lane C loop takes ten
  * (register copies).
  *   rdi blk   rsi i   r8-r15 j (8-bit adds; upper bits stay zero)
@@ -49,7 +49,7 @@
 .macro ksa_step w, l, j, jb
 	cell_load \w, \l, %rsi, %eax
 	addb	%al, \jb
-	addb	8*256*\w+KX_STRIDE*\l(%rdi,%rsi), \jb
+	addb	8*LANE_BYTES(\w)+KX_STRIDE*\l(%rdi,%rsi), \jb
 	cell_load \w, \l, \j, %edx
 	cell_store \w, \l, %rsi, %edx, %dl
 	cell_store \w, \l, \j, %eax, %al
@@ -110,7 +110,7 @@
 .endm
 .macro prga_ks w, l, b, txb, ty, tyb, xmm
 	addb	\txb, \tyb
-	pinsrb	$\b, 256*\w*\l(%rdi,\ty,\w), \xmm
+	pinsrb	$\b, LANE_BYTES(\w)*\l(%rdi,\ty,\w), \xmm
 .endm
 .macro prga_step w, b
 	incb	%cl
