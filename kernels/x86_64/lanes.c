@@ -13,8 +13,11 @@
 _Static_assert(KX_LEN == KX_STRIDE, "batch.S: the lanes' keys");
 
 void rc4k_x86_ksa8_char(uint8_t *blk);
+void rc4k_x86_ksa8_int(uint8_t *blk);
 void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
 			 const uint8_t *const *in, uint8_t *const *out);
+void rc4k_x86_prga4_int(uint8_t *S, uint32_t xy[5], size_t blocks,
+			const uint8_t *const *in, uint8_t *const *out);
 
 /* 8 keys' schedules in BLK: the lanes' S (cells of W bytes) at
  * l*LANE_BYTES(W), then their expanded keys at 8*LANE_BYTES(W) + l*KX_LEN
@@ -41,6 +44,14 @@ static void char_ksa8(struct rc4k_state *const *st, const uint8_t *const *key,
 	_Alignas(64) uint8_t blk[8 * LANE_BYTES(1) + 8 * KX_LEN];
 
 	ksa8(blk, 1, rc4k_ident_c, rc4k_x86_ksa8_char, st, key, len);
+}
+
+static void int_ksa8(struct rc4k_state *const *st, const uint8_t *const *key,
+		     const size_t *len)
+{
+	_Alignas(64) uint8_t blk[8 * LANE_BYTES(4) + 8 * KX_LEN];
+
+	ksa8(blk, 4, rc4k_ident_i, rc4k_x86_ksa8_int, st, key, len);
 }
 
 /* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole 16-byte blocks in CORE, the tail
@@ -87,6 +98,15 @@ static void char_prga4(struct rc4k_state *const *st, size_t len,
 	      out);
 }
 
+static void int_prga4(struct rc4k_state *const *st, size_t len,
+		      const uint8_t *const *in, uint8_t *const *out)
+{
+	_Alignas(64) uint8_t S[4 * LANE_BYTES(4)];
+
+	prga4(S, 4, rc4k_x86_prga4_int, rc4k_lanes_int.prga[2], st, len, in,
+	      out);
+}
+
 /* Eight lanes: two 4-lane groups. */
 static void char_prga8(struct rc4k_state *const *st, size_t len,
 		       const uint8_t *const *in, uint8_t *const *out)
@@ -95,8 +115,20 @@ static void char_prga8(struct rc4k_state *const *st, size_t len,
 	char_prga4(st + 4, len, in + 4, out + 4);
 }
 
+static void int_prga8(struct rc4k_state *const *st, size_t len,
+		      const uint8_t *const *in, uint8_t *const *out)
+{
+	int_prga4(st, len, in, out);
+	int_prga4(st + 4, len, in + 4, out + 4);
+}
+
 const struct rc4k_lanes rc4k_lanes_char_x86 = {
 	{ NULL, NULL, NULL, char_ksa8 },
 	{ NULL, NULL, char_prga4, char_prga8 },
 	&rc4k_lanes_char,
+};
+const struct rc4k_lanes rc4k_lanes_int_x86 = {
+	{ NULL, NULL, NULL, int_ksa8 },
+	{ NULL, NULL, int_prga4, int_prga8 },
+	&rc4k_lanes_int,
 };
