@@ -128,24 +128,13 @@ int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 	return 1;
 }
 
-/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
- * 1-lane instance). */
-#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
-	static void fn(struct rc4k_state *const *st, size_t len,             \
-		       const uint8_t *const *in, uint8_t *const *out)        \
+/* LEN bytes of L streams in step, lane l's entries in S[l] (the copy or
+ * the state itself): x, the lanes' y and keystream words in registers. */
+#define PRGA_RUN(L)                                                           \
 	{                                                                     \
-		typedef T ent;                                                \
-		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
 		unsigned x = st[0]->x;                                        \
 		size_t n = 0;                                                 \
-		if (!rc4k_in_step(st, L)) {                                        \
-			for (unsigned l = 0; l < (L); l++)                    \
-				one(st + l, len, in + l, out + l);            \
-			return;                                               \
-		}                                                             \
 		RC4K_REP##L(PRGA_DECL)                                        \
-		for (unsigned l = 0; l < (L); l++)                            \
-			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
 		for (; len - n >= 8; n += 8) {                                \
 			RC4K_UNROLL(8)                                        \
 			for (unsigned b = 0; b < 8; b++) {                    \
@@ -158,11 +147,36 @@ int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 			x = (x + 1) & 0xff;                                   \
 			RC4K_REP##L(PRGA_BYTE)                                \
 		}                                                             \
-		for (unsigned l = 0; l < (L); l++) {                          \
-			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
+		for (unsigned l = 0; l < (L); l++)                            \
 			st[l]->x = x;                                         \
-		}                                                             \
 		RC4K_REP##L(PRGA_SAVE)                                        \
+	}
+#define PRGA_PTR(l) (ent *)&st[l]->s,
+
+/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
+ * 1-lane instance).  Short runs (RC4K_SHORT) step the states in place:
+ * copying them would cost more than the steps. */
+#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
+	static void fn(struct rc4k_state *const *st, size_t len,             \
+		       const uint8_t *const *in, uint8_t *const *out)        \
+	{                                                                     \
+		typedef T ent;                                                \
+		if (!rc4k_in_step(st, L)) {                                   \
+			for (unsigned l = 0; l < (L); l++)                    \
+				one(st + l, len, in + l, out + l);            \
+			return;                                               \
+		}                                                             \
+		if (RC4K_SHORT(len, sizeof(T))) {                            \
+			T *const S[L] = { RC4K_REP##L(PRGA_PTR) };            \
+			PRGA_RUN(L)                                        \
+			return;                                               \
+		}                                                             \
+		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
+		for (unsigned l = 0; l < (L); l++)                            \
+			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
+		PRGA_RUN(L)                                                \
+		for (unsigned l = 0; l < (L); l++)                            \
+			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
 	}
 
 /* A family: the 1-, 2-, 4- and 8-lane loops for one state layout. */

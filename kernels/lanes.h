@@ -24,6 +24,12 @@ extern const uint32_t rc4k_ident_i[256];
  * together and fed equal lengths, the batch use. */
 int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes);
 
+/* Whether LEN bytes of keystream from states of W-byte cells are better
+ * made in the states in place than in a copy: on Emerald Rapids the
+ * copies (2 x 256 cells a lane) cost as much as about 32 steps per byte
+ * of cell width (doc/kernels.md). */
+#define RC4K_SHORT(len, w) ((len) < 32 * (size_t)(w))
+
 /* The key schedules of L keys, and LEN bytes of L streams, for one L. */
 typedef void rc4k_ksa_fn(struct rc4k_state *const *st,
 			 const uint8_t *const *key, const size_t *len);

@@ -54,8 +54,9 @@ static void int_ksa8(struct rc4k_state *const *st, const uint8_t *const *key,
 	ksa8(blk, 4, rc4k_ident_i, rc4k_x86_ksa8_int, st, key, len);
 }
 
-/* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole 16-byte blocks in CORE, the tail
- * and lanes out of step in C (C4, the C family's 4-lane loop). */
+/* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole
+ * 16-byte blocks in CORE; short runs, the tail and lanes out of step in C
+ * (C4, the C family's 4-lane loop). */
 static inline void prga4(uint8_t *S, unsigned w,
 			 void (*core)(uint8_t *, uint32_t *, size_t,
 				      const uint8_t *const *, uint8_t *const *),
@@ -68,7 +69,7 @@ static inline void prga4(uint8_t *S, unsigned w,
 	uint8_t *tout[4];
 	size_t done = len & ~(size_t)15;
 
-	if (done == 0 || !rc4k_in_step(st, 4)) {
+	if (RC4K_SHORT(len, w) || done == 0 || !rc4k_in_step(st, 4)) {
 		c4(st, len, in, out);
 		return;
 	}
