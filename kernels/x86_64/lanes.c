@@ -38,22 +38,6 @@ static inline void ksa8(uint8_t *blk, unsigned w, const void *ident,
 	}
 }
 
-static void char_ksa8(struct rc4k_state *const *st, const uint8_t *const *key,
-		      const size_t *len)
-{
-	_Alignas(64) uint8_t blk[8 * LANE_BYTES(1) + 8 * KX_LEN];
-
-	ksa8(blk, 1, rc4k_ident_c, rc4k_x86_ksa8_char, st, key, len);
-}
-
-static void int_ksa8(struct rc4k_state *const *st, const uint8_t *const *key,
-		     const size_t *len)
-{
-	_Alignas(64) uint8_t blk[8 * LANE_BYTES(4) + 8 * KX_LEN];
-
-	ksa8(blk, 4, rc4k_ident_i, rc4k_x86_ksa8_int, st, key, len);
-}
-
 /* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole
  * 16-byte blocks in CORE; short runs, the tail and lanes out of step in C
  * (C4, the C family's 4-lane loop). */
@@ -90,46 +74,36 @@ static inline void prga4(uint8_t *S, unsigned w,
 		c4(st, len - done, tin, tout);
 }
 
-static void char_prga4(struct rc4k_state *const *st, size_t len,
-		       const uint8_t *const *in, uint8_t *const *out)
-{
-	_Alignas(64) uint8_t S[4 * LANE_BYTES(1)];
+/* FAM_x86: batch.S's cores on cells of W bytes (IDENT: a fresh S); the
+ * C family FAM for the rest. */
+#define X86_LANES(fam, w, ident)                                             \
+	static void fam##_ksa8(struct rc4k_state *const *st,                 \
+			       const uint8_t *const *key, const size_t *len) \
+	{                                                                    \
+		_Alignas(64) uint8_t blk[8 * LANE_BYTES(w) + 8 * KX_LEN];    \
+		ksa8(blk, w, ident, rc4k_x86_ksa8_##fam, st, key, len);      \
+	}                                                                    \
+	static void fam##_prga4(struct rc4k_state *const *st, size_t len,    \
+				const uint8_t *const *in,                    \
+				uint8_t *const *out)                         \
+	{                                                                    \
+		_Alignas(64) uint8_t S[4 * LANE_BYTES(w)];                   \
+		prga4(S, w, rc4k_x86_prga4_##fam, rc4k_lanes_##fam.prga[2], \
+		      st, len, in, out);                                     \
+	}                                                                    \
+	/* Eight lanes: two 4-lane groups. */                                \
+	static void fam##_prga8(struct rc4k_state *const *st, size_t len,    \
+				const uint8_t *const *in,                    \
+				uint8_t *const *out)                         \
+	{                                                                    \
+		fam##_prga4(st, len, in, out);                               \
+		fam##_prga4(st + 4, len, in + 4, out + 4);                   \
+	}                                                                    \
+	const struct rc4k_lanes rc4k_lanes_##fam##_x86 = {                   \
+		{ NULL, NULL, NULL, fam##_ksa8 },                            \
+		{ NULL, NULL, fam##_prga4, fam##_prga8 },                    \
+		&rc4k_lanes_##fam,                                           \
+	};
 
-	prga4(S, 1, rc4k_x86_prga4_char, rc4k_lanes_char.prga[2], st, len, in,
-	      out);
-}
-
-static void int_prga4(struct rc4k_state *const *st, size_t len,
-		      const uint8_t *const *in, uint8_t *const *out)
-{
-	_Alignas(64) uint8_t S[4 * LANE_BYTES(4)];
-
-	prga4(S, 4, rc4k_x86_prga4_int, rc4k_lanes_int.prga[2], st, len, in,
-	      out);
-}
-
-/* Eight lanes: two 4-lane groups. */
-static void char_prga8(struct rc4k_state *const *st, size_t len,
-		       const uint8_t *const *in, uint8_t *const *out)
-{
-	char_prga4(st, len, in, out);
-	char_prga4(st + 4, len, in + 4, out + 4);
-}
-
-static void int_prga8(struct rc4k_state *const *st, size_t len,
-		      const uint8_t *const *in, uint8_t *const *out)
-{
-	int_prga4(st, len, in, out);
-	int_prga4(st + 4, len, in + 4, out + 4);
-}
-
-const struct rc4k_lanes rc4k_lanes_char_x86 = {
-	{ NULL, NULL, NULL, char_ksa8 },
-	{ NULL, NULL, char_prga4, char_prga8 },
-	&rc4k_lanes_char,
-};
-const struct rc4k_lanes rc4k_lanes_int_x86 = {
-	{ NULL, NULL, NULL, int_ksa8 },
-	{ NULL, NULL, int_prga4, int_prga8 },
-	&rc4k_lanes_int,
-};
+X86_LANES(char, 1, rc4k_ident_c)
+X86_LANES(int, 4, rc4k_ident_i)
