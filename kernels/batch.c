@@ -74,7 +74,7 @@ const uint32_t rc4k_ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 		RC4K_REP##L(KSA_DECL)                                         \
 		for (unsigned l = 0; l < (L); l++) {                          \
 			memcpy(S[l], ident, sizeof ident);                    \
-			rc4k_expand_key(kx[l], key[l], len[l]);                    \
+			rc4k_expand_key(kx[l], key[l], len[l]);               \
 		}                                                             \
 		for (unsigned i = 0; i < 256; i++) {                          \
 			RC4K_REP##L(KSA_STEP)                                 \
@@ -166,15 +166,15 @@ int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 				one(st + l, len, in + l, out + l);            \
 			return;                                               \
 		}                                                             \
-		if (RC4K_SHORT(len, sizeof(T))) {                            \
+		if (RC4K_SHORT(len, sizeof(T))) {                             \
 			T *const S[L] = { RC4K_REP##L(PRGA_PTR) };            \
-			PRGA_RUN(L)                                        \
+			PRGA_RUN(L)                                           \
 			return;                                               \
 		}                                                             \
 		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
 		for (unsigned l = 0; l < (L); l++)                            \
 			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
-		PRGA_RUN(L)                                                \
+		PRGA_RUN(L)                                                   \
 		for (unsigned l = 0; l < (L); l++)                            \
 			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
 	}
