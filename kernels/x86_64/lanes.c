@@ -3,7 +3,7 @@
  * (char_x86) and 32-bit (int_x86) cells: an 8-lane key schedule, and
  * keystream in 4-lane groups (the core has no registers for more).  This
  * file copies the lanes' states into the block the cores address and
- * back; short tails, lanes out of step and smaller groups run the C
+ * back; short runs, tails, lanes out of step and smaller groups run the C
  * family of the same cells. */
 #include <config.h>
 
