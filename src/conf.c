@@ -235,8 +235,9 @@ static int on_entry(void *user, const char *section, const char *name,
 	rc4_section_key(section, strlen(section), sec);
 	if (r->hooks != NULL && r->hooks->entry != NULL)
 		r->hooks->entry(r->hooks->arg, r->line, sec, name, value);
-	int slot = strcmp(sec, "default") == 0 ? RC4_CONF_DEFAULT
-		   : strcmp(sec, "pin") == 0	  ? RC4_CONF_PIN
+	enum rc4_section_kind is = rc4_section_kind(sec);
+	int slot = is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
+		   : is == RC4_SECTION_PIN   ? RC4_CONF_PIN
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
@@ -246,7 +247,7 @@ static int on_entry(void *user, const char *section, const char *name,
 		if (slot < 0) {
 			/* A section, not each of its keys: one section
 			 * that sets the key three times is one CPU. */
-			if (strncmp(sec, "cpu ", 4) == 0 &&
+			if (is == RC4_SECTION_CPU &&
 			    strcmp(sec, r->counted[kind]) != 0) {
 				r->conf->others[kind]++;
 				memcpy(r->counted[kind], sec, sizeof sec);
