@@ -281,10 +281,9 @@ static const char *parse_error(const char *buf, size_t len, int line)
 		       : "not \"key = value\", a [section], a comment or blank";
 }
 
-/* rc4_conf_read after the file is read: BUF's LEN bytes. */
-static int parse(const char *buf, size_t len, const char *section,
-		 struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
-		 char *why, size_t whysize)
+int rc4_conf_parse(const char *buf, size_t len, const char *section,
+		   struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
+		   char *why, size_t whysize)
 {
 	const char *what;
 	int bad = 0, rc = -1;
@@ -333,7 +332,7 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 	char *buf = load(path, &len, &missing, why, whysize);
 	if (buf == NULL)
 		return missing ? 1 : -1;
-	int rc = parse(buf, len, section, conf, hooks, why, whysize);
+	int rc = rc4_conf_parse(buf, len, section, conf, hooks, why, whysize);
 	free(buf);
 	return rc;
 }
@@ -351,7 +350,7 @@ int rc4_conf_check(const char *buf, size_t len, int *line, char *why,
 		   size_t whysize)
 {
 	struct rc4_conf conf;
-	int rc = parse(buf, len, NULL, &conf, NULL, why, whysize);
+	int rc = rc4_conf_parse(buf, len, NULL, &conf, NULL, why, whysize);
 
 	*line = conf.bad_line;
 	return rc;

@@ -60,10 +60,19 @@ struct rc4_conf_hooks {
 /* Room for the reason rc4_conf_read gives for refusing a file. */
 #define RC4_CONF_WHY_MAX 512
 
-/* Read PATH and collect what it says for SECTION (a "cpu VENDOR FAMILY
- * MODEL" name, or NULL) and [default].  Returns 0 when read, 1 when PATH
- * does not exist, -1 when the file is refused as a whole: then WHY gets
- * the reason and conf->bad_line the line at fault. */
+/* Collect what a config's bytes, BUF (LEN of them, in memory), say for
+ * SECTION (a "cpu VENDOR FAMILY MODEL" name, or NULL), [pin] and
+ * [default], with the checks the library makes on a file's bytes (size,
+ * lines, inih).  Returns 0, or -1 when they are refused as a whole: then
+ * WHY gets the reason and conf->bad_line the line at fault. */
+int rc4_conf_parse(const char *buf, size_t len, const char *section,
+		   struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
+		   char *why, size_t whysize);
+
+/* Read PATH (a file the library trusts: see above) and rc4_conf_parse its
+ * bytes.  Returns 0 when read, 1 when PATH does not exist, -1 when the
+ * file is refused as a whole (WHY and conf->bad_line as there; bad_line
+ * 0 when the file itself is refused). */
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
 
