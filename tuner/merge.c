@@ -203,8 +203,18 @@ static int load(const char *path, struct merge_input *in)
 {
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
-	int rc = rc4_conf_read(path, NULL, &conf, NULL, why, sizeof why);
 
+	in->path = path;
+	in->buf = rc4_conf_load(path, &in->len);
+	/* refused or missing: read again only to say why */
+	int rc = in->buf != NULL ? rc4_conf_parse(in->buf, in->len, NULL, &conf,
+						  NULL, why, sizeof why)
+				 : rc4_conf_read(path, NULL, &conf, NULL, why,
+						 sizeof why);
+	if (in->buf == NULL && rc == 0) {
+		fprintf(stderr, "rc4tune: %s: cannot read it\n", path);
+		return -1;
+	}
 	if (rc > 0) {
 		fprintf(stderr, "rc4tune: %s: no such file\n", path);
 		return -1;
@@ -218,11 +228,7 @@ static int load(const char *path, struct merge_input *in)
 			why);
 		return -1;
 	}
-	in->path = path;
-	in->buf = rc4_conf_load(path, &in->len);
-	if (in->buf == NULL)
-		fprintf(stderr, "rc4tune: %s: cannot read it\n", path);
-	return in->buf != NULL ? 0 : -1;
+	return 0;
 }
 
 /* A merge under way: the inputs, and the notes of the last update. */
