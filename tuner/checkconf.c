@@ -147,10 +147,9 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 			 const char *sec, const char *value)
 {
-	const struct rc4k_info *k = rc4k_find(kind, value);
-	const char *what = rc4k_kinds[kind].what;
+	const char *why, *what = rc4k_kinds[kind].what;
 
-	if (k == NULL) {
+	if (rc4_kernel_usable(kind, value, NULL, &why) == NULL && why == NULL) {
 		note(c, num, true, "unknown %s \"%s\" in [%s] (rc4tune --list "
 				   "names them)",
 		     what, value, sec);
@@ -160,7 +159,6 @@ static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 	if (is != RC4_SECTION_DEFAULT && is != RC4_SECTION_PIN &&
 	    (c->section == NULL || strcmp(sec, c->section) != 0))
 		return;
-	const char *why = rc4k_refused(k);
 	if (why != NULL)
 		note(c, num, true, "%s \"%s\" in [%s]: %s", what, value, sec,
 		     why);

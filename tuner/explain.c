@@ -291,15 +291,19 @@ static void passed_over(void *arg, const char *name, const char *why,
 					 "; %s: %s", name, why);
 }
 
-/* The CPU of DUMP (a raw CPUID dump), or NULL: this one; 0, or -1 after
- * saying why not. */
-static int identify(struct rc4_cpu *cpu, const char *dump)
+/* The CPU of DUMP (a raw CPUID dump), or NULL: this one, and its
+ * section's name; 0, or -1 after saying why not. */
+static int identify(struct rc4_cpu *cpu, char section[RC4_SECTION_MAX],
+		    const char *dump)
 {
 	const char *why;
 
-	if ((dump ? cpuid_from_dump(cpu, dump, &why)
-		  : rc4_cpu_identify(cpu, &why)) == 0)
+	if (dump == NULL && rc4_section_here(cpu, section, &why) == 0)
 		return 0;
+	if (dump != NULL && cpuid_from_dump(cpu, dump, &why) == 0) {
+		rc4_section_name(cpu, section);
+		return 0;
+	}
 	fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU", why);
 	return -1;
 }
@@ -309,9 +313,8 @@ int explain_section(const char *dump)
 	struct rc4_cpu cpu;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, dump) != 0)
+	if (identify(&cpu, section, dump) != 0)
 		return EXIT_FAILURE;
-	rc4_section_name(&cpu, section);
 	printf("%s\n", section);
 	return EXIT_SUCCESS;
 }
@@ -322,9 +325,8 @@ int explain_heuristic(const char *dump)
 	const char *rule;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, dump) != 0)
+	if (identify(&cpu, section, dump) != 0)
 		return EXIT_FAILURE;
-	rc4_section_name(&cpu, section);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		/* as the library walks the rule, but a dump's CPU is not here
@@ -369,10 +371,7 @@ int explain_check_conf(const char *file)
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char why[RC4_CONF_WHY_MAX], section[RC4_SECTION_MAX];
-	bool identified = rc4_cpu_identify(&cpu, &cpu_why) == 0;
-
-	if (identified)
-		rc4_section_name(&cpu, section);
+	bool identified = rc4_section_here(&cpu, section, &cpu_why) == 0;
 	int rc = checkconf(c.path, identified ? section : NULL, print_note, &c,
 			   &conf, why, sizeof why);
 	if (rc > 0 && file != NULL) {

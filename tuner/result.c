@@ -9,6 +9,7 @@
 #include "conf.h"
 #include "report.h"
 #include "result.h"
+#include "select.h"
 
 const char *result_kernel(const struct result *t, int k)
 {
@@ -161,10 +162,9 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 		return false;
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
-		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
-						       v->name);
-		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
-					  ki == NULL || rc4k_refused(ki)))
+		if (r->key[k].present &&
+		    (strcmp(v->name, r->key[k].value) != 0 ||
+		     !rc4_kernel_usable((enum rc4k_kind)k, v->name, NULL, NULL)))
 			return false;
 	}
 	return true;
