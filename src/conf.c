@@ -116,6 +116,22 @@ static void too_big(char *why, size_t whysize)
 	snprintf(why, whysize, "larger than %d bytes", RC4_CONF_MAX_SIZE);
 }
 
+/* Whether the file PATH, with stat ST, is one the library reads: a
+ * regular file within the size limit that it trusts.  0, or -1 with WHY
+ * set. */
+static int file_ok(const char *path, const struct stat *st, char *why,
+		   size_t whysize)
+{
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, whysize, "%s, not a regular file",
+			 file_kind(st->st_mode));
+	else if (st->st_size > RC4_CONF_MAX_SIZE)
+		too_big(why, whysize); /* not even read */
+	else
+		return trusted(path, st, why, whysize);
+	return -1;
+}
+
 /* The file's bytes, or NULL: with *MISSING set when it does not exist,
  * else with WHY saying why it is refused. */
 static char *load(const char *path, size_t *len, int *missing, char *why,
@@ -136,15 +152,21 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 	}
 	if (fstat(fd, &st) != 0)
 		snprintf(why, whysize, "cannot stat: %s", strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		snprintf(why, whysize, "%s, not a regular file",
-			 file_kind(st.st_mode));
-	else if (st.st_size > RC4_CONF_MAX_SIZE)
-		too_big(why, whysize); /* not even read */
-	else if (trusted(path, &st, why, whysize) == 0)
+	else if (file_ok(path, &st, why, whysize) == 0)
 		buf = slurp(fd, (size_t)st.st_size, len, why, whysize);
 	close(fd);
 	return buf;
+}
+
+int rc4_conf_trusted(const char *path, char *why, size_t whysize)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		snprintf(why, whysize, "cannot stat: %s", strerror(errno));
+		return -1;
+	}
+	return file_ok(path, &st, why, whysize);
 }
 
 /* The first line inih would misread, or 0; *WHAT says how. */

@@ -76,6 +76,12 @@ int rc4_conf_parse(const char *buf, size_t len, const char *section,
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
 
+/* Whether rc4_conf_read would read PATH at all, without reading it: a
+ * regular file within the size limit, trusted (owner, mode, directories).
+ * 0, or -1 with WHY set: for bytes already read, which rc4_conf_parse
+ * then reads as the library would. */
+int rc4_conf_trusted(const char *path, char *why, size_t whysize);
+
 /* The bytes of PATH, read as rc4_conf_read reads them (a regular file it
  * trusts, within the size limit), malloc'ed and NUL-terminated, *LEN of
  * them; NULL when it does not exist or is refused. */

@@ -19,8 +19,9 @@ const char *result_kernel(const struct result *t, int k)
 /* The library takes a config whole or not at all: fail when the text just
  * written (this section, or another line kept as it was) would not give
  * this CPU the kernels measured, so a postinst hears that the tuning has
- * no effect until the file is mended.  Under the lock: the text is the
- * one result_update made for this file, not read again. */
+ * no effect until the file is mended.  Under the lock: the file is
+ * checked as the library checks one, but its text is the one
+ * result_update made, not read again. */
 int result_written(const char *path, void *arg)
 {
 	const struct result *t = arg;
@@ -29,8 +30,12 @@ int result_written(const char *path, void *arg)
 
 	if (t->text == NULL)
 		return 0;
-	int r = rc4_conf_parse(t->text, t->text_len, t->section, &conf, NULL,
-			       why, sizeof why);
+	int r = rc4_conf_trusted(path, why, sizeof why);
+	if (r == 0)
+		r = rc4_conf_parse(t->text, t->text_len, t->section, &conf,
+				   NULL, why, sizeof why);
+	else
+		memset(&conf, 0, sizeof conf);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->got[k] == NULL)
 			continue;
@@ -157,8 +162,9 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	for (int k = 0; k < RC4K_KINDS; k++)
 		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
 			 r->key[k].present && !r->key[k].uncertain;
-	if (!doubt || rc4_conf_parse(old, len, t->section, &conf, NULL, why,
-				     sizeof why) != 0)
+	if (!doubt || rc4_conf_trusted(t->path, why, sizeof why) != 0 ||
+	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
+			   sizeof why) != 0)
 		return false;
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];

@@ -43,8 +43,8 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 		    void *arg);
 
 /* A confwrite_hooks.written, ARG a struct result: 0 when the library
- * would read the kernels this run wrote from the text written to PATH
- * (R->text, not read again), else -1 after saying why. */
+ * trusts PATH and would read the kernels this run wrote from the text
+ * written there (R->text, not read again), else -1 after saying why. */
 int result_written(const char *path, void *arg);
 
 /* The name of the kernel of kind K that the run writes. */
