@@ -82,7 +82,9 @@
 		RC4K_BYTES(S, T, x, y, k, n, n < len);)
 
 /* One ring kernel of state entries T (member M, WD bytes, key schedule
- * SETKEY), W keystream words a block. */
+ * SETKEY), W keystream words a block.  Byte indices: gcc then adds into a
+ * byte register, and the zero-extension an index needs stays off y's
+ * chain (with 32-bit ones it put an extension on it). */
 #define RING_KERNEL(id, nm, sum, T, M, wd, setkey, W)                  \
 	RC4K_CRYPT_RING(id##_crypt, T, M, uint8_t, W)                    \
 	const struct rc4k rc4k_##id = {                                   \

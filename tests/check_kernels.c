@@ -294,6 +294,7 @@ START_TEST(test_near_x)
 	static uint8_t in[1200], want[1200], got[1200];
 	static const size_t lens[] = { 0, 1, 2, 3, 4, 5, 7, 15, 16, 17, 31,
 				       33, 63, 64, 65, 100, 300, 1200 };
+	const size_t nlens = sizeof lens / sizeof lens[0];
 	uint64_t seed = 0x4ea40000u + (uint64_t)_i;
 	unsigned w = k->info.width;
 	uint8_t p[256];
@@ -321,15 +322,16 @@ START_TEST(test_near_x)
 						p[y] = 1;
 						break;
 					}
-			size_t len = lens[test_below(&seed, sizeof lens / sizeof lens[0])];
+			size_t len = lens[test_below(&seed, nlens)];
 			put_state(&sr, 1, p, x, y);
 			put_state(&sk, w, p, x, y);
 			ref->crypt(&sr, len, in, want);
 			k->crypt(&sk, len, in, got);
 			ck_assert_msg(memcmp(want, got, len) == 0 &&
 				      same_state(&sk, w, &sr),
-				      "%s: x %u, y %u%s, %zu bytes", k->info.name,
-				      x, y, d == 8 ? " (Finney)" : "", len);
+				      "%s: x %u, y %u%s, %zu bytes",
+				      k->info.name, x, y,
+				      d == 8 ? " (Finney)" : "", len);
 		}
 }
 END_TEST
