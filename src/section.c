@@ -271,20 +271,10 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 	return f.count;
 }
 
-/* TEXT with each '\n' written as EOL. */
-static void put_text(FILE *f, const char *text, const char *eol)
-{
-	for (; *text; text++)
-		if (*text == '\n')
-			fputs(eol, f);
-		else
-			fputc(*text, f);
-}
-
 /* How far rc4_section_replace has gone through the old bytes. */
 struct merging {
 	FILE *f;
-	const char *old, *eol;
+	const char *old;
 	size_t copied;   /* old[0..copied) is dealt with */
 	size_t span_end; /* end of the live section's last content line */
 	bool in_live;
@@ -319,7 +309,7 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 			     : 0;
 	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
 	if (m->found++ == 0)
-		put_text(m->f, text, m->eol);
+		fputs(text, m->f);
 	else
 		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
 				"line %d (the library would read its kernel "
@@ -334,10 +324,7 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 			  const char *text, const char *path, size_t *outlen)
 {
 	char *out = NULL;
-	const char *nl = memchr(old, '\n', len);
-	struct merging m = { .f = open_memstream(&out, outlen), .old = old,
-			     .eol = nl && nl > old && nl[-1] == '\r' ? "\r\n"
-								       : "\n" };
+	struct merging m = { .f = open_memstream(&out, outlen), .old = old };
 	struct rc4_ini_text t = { 0 };
 	bool last_blank = true;
 
@@ -356,10 +343,10 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 	fwrite(old + m.copied, 1, len - m.copied, m.f);
 	if (!m.found) {
 		if (len > 0 && old[len - 1] != '\n')
-			fprintf(m.f, "%s%s", m.eol, m.eol);
+			fputs("\n\n", m.f);
 		else if (!last_blank)
-			fputs(m.eol, m.f);
-		put_text(m.f, text, m.eol);
+			fputs("\n", m.f);
+		fputs(text, m.f);
 	}
 	if (fclose(m.f) != 0) {
 		free(out);

@@ -189,8 +189,9 @@ START_TEST(test_replace)
 					&len);
 
 	ck_assert_ptr_nonnull(out);
-	ck_assert_str_eq(out, "[default]\r\nkernel = int-8x\r\n[" CPU "]\r\n"
-			      "kernel = int-4x\r\n; next\r\n[cpu X 1 2]\r\n"
+	/* the section put in with its own '\n' line ends (rc4tune(1)) */
+	ck_assert_str_eq(out, "[default]\r\nkernel = int-8x\r\n[" CPU "]\n"
+			      "kernel = int-4x\n; next\r\n[cpu X 1 2]\r\n"
 			      "kernel = int-1x\r\n");
 	free(out);
 	out = rc4_section_replace("[cpu X 1 2]\nkernel = a\n", 23, CPU,
