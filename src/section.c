@@ -17,7 +17,8 @@
 /* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
  * ends are dropped and inner runs become one '_', so the section name
  * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_'. */
+ * byte that is not printable or that INI reads specially becomes '_', and
+ * a vendor of blanks or NULs alone is "_". */
 void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 {
 	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
@@ -36,6 +37,8 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 		else if (n > 0 && vendor[n - 1] != '_')
 			vendor[n++] = '_';
 	}
+	if (n == 0) /* all blanks or NULs: still a word */
+		vendor[n++] = '_';
 	vendor[n] = '\0';
 	if (cpu->model_hex != 0)
 		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d 0x%0*x", vendor,

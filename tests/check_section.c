@@ -27,6 +27,17 @@ START_TEST(test_identity)
 	ck_assert(!rc4_section_is("CPU AuthenticAMD 23 1", 21, CPU));
 	rc4_section_name(&via, name);
 	ck_assert_str_eq(name, "cpu VIA_VIA_VIA 6 15");
+	/* A blank vendor (all blanks or all NULs, as some hypervisors give)
+	 * is "_": a name --check-conf's grammar takes. */
+	static const struct rc4_cpu blank = { .vendor = "            ",
+					      .family = 6, .model = 15 };
+	static const struct rc4_cpu nul = { .family = 6, .model = 15 };
+	rc4_section_name(&blank, name);
+	ck_assert_str_eq(name, "cpu _ 6 15");
+	ck_assert(rc4_section_cpu_ok(name));
+	rc4_section_name(&nul, name);
+	ck_assert_str_eq(name, "cpu _ 6 15");
+	ck_assert(rc4_section_cpu_ok(name));
 }
 END_TEST
 
