@@ -202,7 +202,26 @@ grep -q "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing writ
 	cat "$tmp/err"
 kill $holder
 
+# --- idempotent: a merge whose result is OUT leaves OUT untouched --------
+cp "$tmp/fleet.conf" "$tmp/same.conf"
+touch -d '2020-01-01 00:00:00' "$tmp/same.conf"
+before=$(stat -c '%i %Y' "$tmp/same.conf")
+run "a merge that changes nothing" 0 --merge "$a" "$b" "$c" --output "$tmp/same.conf"
+[ "$(stat -c '%i %Y' "$tmp/same.conf")" = "$before" ] &&
+	cmp -s "$tmp/same.conf" "$tmp/fleet.conf" &&
+	grep -q "^rc4tune: $tmp/same.conf unchanged: it already holds the merge of 3 files$" "$tmp/out" &&
+	! grep -q "^rc4tune: merged" "$tmp/out" &&
+	ok "an unchanged merge: same inode and mtime, said (\"unchanged\")" ||
+	{ fail "an unchanged merge rewrote OUT or did not say so: $before, $(stat -c '%i %Y' "$tmp/same.conf")"; cat "$tmp/out"; }
+run "a merge that changes OUT" 0 --merge "$a" --output "$tmp/changes.conf"
+! grep -q "unchanged" "$tmp/out" && ok "a changed merge does not say unchanged" ||
+	fail "a changed merge said unchanged"
+
 # --- usage ----------------------------------------------------------------
+run "--merge --json" 2 --merge "$a" --output "$tmp/j.conf" --json
+[ ! -e "$tmp/j.conf" ] && grep -q -- "--json goes with" "$tmp/err" || fail "--merge --json: $(cat "$tmp/err")"
+run "--list --json" 2 --list --json
+run "--check-conf --json" 2 --check-conf "$a" --json
 run "--merge without --output" 2 --merge "$a"
 run "--merge without files" 2 --merge --output "$tmp/x.conf"
 finish

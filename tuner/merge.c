@@ -322,7 +322,12 @@ int merge_files(const char *const *files, int n, const char *out, bool quiet)
 		struct confwrite_hooks hooks = { update, NULL, &m };
 		if (confwrite_commit(&w, &hooks) >= 0) {
 			r = EXIT_SUCCESS;
-			if (!m.quiet)
+			if (!m.quiet && w.unchanged)
+				printf("%src4tune: %s unchanged: it already "
+				       "holds the merge of %d file%s\n",
+				       m.notes ? m.notes : "", out, n,
+				       n == 1 ? "" : "s");
+			else if (!m.quiet)
 				printf("%src4tune: merged %d file%s into %s\n",
 				       m.notes ? m.notes : "", n,
 				       n == 1 ? "" : "s", out);
