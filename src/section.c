@@ -172,6 +172,12 @@ void rc4_section_parse(const char *text, size_t len, int line,
 				own[k] |= !also;
 			}
 	rc4_record_parse(text, len, &s->record);
+	/* a result the tuner wrote is the value of its key line */
+	for (k = 0; k < RC4K_KINDS; k++)
+		if (s->record.owner == RC4_OWNER_TUNER &&
+		    s->record.key[k].present &&
+		    strcmp(s->record.key[k].value, s->key[k].value) != 0)
+			s->record.owner = RC4_OWNER_UNTRUSTED;
 }
 
 void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
