@@ -204,6 +204,12 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 				"or --section\n");
 		return EXIT_USAGE;
 	}
+	if (c->o.json && c->action != 'g' && c->action != 's' &&
+	    c->action != 'E') {
+		fprintf(stderr, "rc4tune: --json goes with --generate-conf, "
+				"--speed or --explain\n");
+		return EXIT_USAGE;
+	}
 	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
 		fprintf(stderr, "rc4tune: --%s goes with --generate-conf\n",
 			c->o.if_missing ? "if-missing" : "force");
