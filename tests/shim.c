@@ -23,10 +23,12 @@
  *                          (SIGSTOP) until continued.
  * RC4TUNE_SHIM_NOTE=F      the call failed or stopped at, one line, into F.
  * RC4TUNE_SHIM_COUNT=F     at exit, "CALL COUNT" per watched call into F.
+ * RC4TUNE_SHIM_BT=1        a backtrace of the failed call on stderr.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -118,6 +120,7 @@ __attribute__((destructor)) static void shim_fini(void)
 {
 	if (!ready || count_path == NULL)
 		return;
+	in_shim = 1; /* fopen's allocation is the shim's */
 	FILE *f = fopen(count_path, "w");
 	if (f == NULL)
 		return;
@@ -162,8 +165,13 @@ static int before(enum call c, const char *path, int change)
 		raise(SIGSTOP);
 	}
 	int fail = ++count[c] == fail_n && (int)c == fail_call;
-	if (fail)
+	if (fail) {
 		note("failed", names[c], path);
+		if (getenv("RC4TUNE_SHIM_BT") != NULL) {
+			void *bt[32];
+			backtrace_symbols_fd(bt, backtrace(bt, 32), 2);
+		}
+	}
 	in_shim = 0;
 	if (fail)
 		errno = fail_errno;
