@@ -41,7 +41,7 @@ conf=$tmp/rc4tune.conf
 chmod 644 "$conf"
 cp "$conf" "$tmp/old"
 
-# is_stopped PID: whether PID is stopped (T), else exited (1 when gone).
+# state PID: the state of PID (T: stopped, Z: ended), empty once reaped.
 state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
 
 # kernel FILE: the kernel the library takes from the config FILE.
@@ -71,10 +71,16 @@ while :; do
 	pid=$!
 	i=0
 	while s=$(state $pid) && [ -n "$s" ] && [ "$s" != T ] && [ "$s" != Z ] &&
-		[ $i -lt 1000 ]; do
+		[ $i -lt 6000 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
+	if [ "$s" = R ] || [ "$s" = S ] || [ "$s" = D ]; then
+		fail "stop $n: the run neither stopped nor ended in 60 s"
+		kill -KILL $pid
+		wait $pid
+		break
+	fi
 	if [ "$s" != T ]; then # no stop: the run ended
 		wait $pid || { fail "the run for stop $n failed"; cat "$tmp/err"; }
 		[ -s "$tmp/note" ] && fail "the run for stop $n noted a stop but did not stop"
