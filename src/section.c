@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* section.c - which section is a CPU's, and sections found in and put into
- * a file's bytes (section.h).  Lines are read as inih reads them
+/* section.c - which section is a CPU's, what kind a section is, and
+ * sections found in and put into a file's bytes (section.h).  Lines are read as inih reads them
  * (iniline.h).  A section spans from its header to the next; when one is
  * replaced, the comments after its last key stay, since they usually
  * describe the next section. */
@@ -10,13 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "iniline.h"
 #include "section.h"
 
 /* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
  * ends are dropped and inner runs become one '_', so the section name
  * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_'. */
+ * byte that is not printable or that INI reads specially becomes '_', and
+ * a vendor of blanks or NULs alone is "_". */
 void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 {
 	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
@@ -35,6 +37,8 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 		else if (n > 0 && vendor[n - 1] != '_')
 			vendor[n++] = '_';
 	}
+	if (n == 0) /* all blanks or NULs: still a word */
+		vendor[n++] = '_';
 	vendor[n] = '\0';
 	if (cpu->model_hex != 0)
 		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d 0x%0*x", vendor,
@@ -43,6 +47,58 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 	else
 		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d %d", vendor,
 			 cpu->family, cpu->model);
+}
+
+int rc4_section_here(struct rc4_cpu *cpu, char name[RC4_SECTION_MAX],
+		     const char **why)
+{
+	name[0] = '\0';
+	if (rc4_cpu_identify(cpu, why) != 0)
+		return -1;
+	rc4_section_name(cpu, name);
+	return 0;
+}
+
+/* The number at S in rc4_section_name's spelling: its length, or 0. */
+static size_t number_ok(const char *s)
+{
+	size_t n;
+
+	if (s[0] == '0' && s[1] == 'x') {
+		n = strspn(s + 2, "0123456789abcdef");
+		return n == 0 || n > 8 ? 0 : n + 2;
+	}
+	n = strspn(s, "0123456789");
+	return n == 0 || n > 9 || (n > 1 && s[0] == '0') ? 0 : n;
+}
+
+bool rc4_section_cpu_ok(const char *s)
+{
+	if (strncmp(s, "cpu ", 4) != 0)
+		return false;
+	s += 4;
+	size_t n = strcspn(s, " ");
+	if (n == 0 || s[n] != ' ')
+		return false;
+	s += n + 1;
+	if ((n = number_ok(s)) == 0 || s[n] != ' ')
+		return false;
+	s += n + 1;
+	return (n = number_ok(s)) != 0 && s[n] == '\0';
+}
+
+enum rc4_section_kind rc4_section_kind(const char *name)
+{
+	if (strcmp(name, "pin") == 0)
+		return RC4_SECTION_PIN;
+	if (strcmp(name, "default") == 0)
+		return RC4_SECTION_DEFAULT;
+	if (strncmp(name, "cpu ", 4) == 0)
+		return RC4_SECTION_CPU;
+	if (strncasecmp(name, "cpu", 3) == 0 &&
+	    (name[3] == '\0' || isspace((unsigned char)name[3])))
+		return RC4_SECTION_CPU_LIKE;
+	return RC4_SECTION_OTHER;
 }
 
 void rc4_section_key(const char *raw, size_t n,
@@ -116,6 +172,12 @@ void rc4_section_parse(const char *text, size_t len, int line,
 				own[k] |= !also;
 			}
 	rc4_record_parse(text, len, &s->record);
+	/* a result the tuner wrote is the value of its key line */
+	for (k = 0; k < RC4K_KINDS; k++)
+		if (s->record.owner == RC4_OWNER_TUNER &&
+		    s->record.key[k].present &&
+		    strcmp(s->record.key[k].value, s->key[k].value) != 0)
+			s->record.owner = RC4_OWNER_UNTRUSTED;
 }
 
 void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
@@ -138,6 +200,52 @@ void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
 		start = end;
 		line = t.num;
 	}
+}
+
+struct collecting {
+	struct rc4_sections *ss;
+	const char *path;
+	rc4_section_keep_fn *keep;
+	void *arg;
+};
+
+static void collect_one(void *arg, const struct rc4_section *s)
+{
+	struct collecting *c = arg;
+	struct rc4_sections *ss = c->ss;
+
+	if (ss->failed || (c->keep != NULL && !c->keep(c->arg, s)))
+		return;
+	if (ss->n == ss->cap) {
+		/* doubling: a realloc a section copied them all each time,
+		 * minutes for a file of thousands of sections under ASan */
+		size_t cap = ss->cap ? 2 * ss->cap : 16;
+		struct rc4_section *more = realloc(ss->s, cap * sizeof *more);
+		if (more == NULL) {
+			ss->failed = true;
+			return;
+		}
+		ss->s = more;
+		ss->cap = cap;
+	}
+	ss->s[ss->n] = *s;
+	ss->s[ss->n++].path = c->path;
+}
+
+int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
+			 size_t len, const char *path,
+			 rc4_section_keep_fn *keep, void *arg)
+{
+	struct collecting c = { ss, path, keep, arg };
+
+	rc4_section_walk(buf, len, collect_one, &c);
+	return ss->failed ? -1 : 0;
+}
+
+void rc4_sections_free(struct rc4_sections *ss)
+{
+	free(ss->s);
+	*ss = (struct rc4_sections){ 0 };
 }
 
 struct finding {
@@ -172,20 +280,10 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 	return f.count;
 }
 
-/* TEXT with each '\n' written as EOL. */
-static void put_text(FILE *f, const char *text, const char *eol)
-{
-	for (; *text; text++)
-		if (*text == '\n')
-			fputs(eol, f);
-		else
-			fputc(*text, f);
-}
-
 /* How far rc4_section_replace has gone through the old bytes. */
 struct merging {
 	FILE *f;
-	const char *old, *eol;
+	const char *old;
 	size_t copied;   /* old[0..copied) is dealt with */
 	size_t span_end; /* end of the live section's last content line */
 	bool in_live;
@@ -220,7 +318,7 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 			     : 0;
 	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
 	if (m->found++ == 0)
-		put_text(m->f, text, m->eol);
+		fputs(text, m->f);
 	else
 		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
 				"line %d (the library would read its kernel "
@@ -235,10 +333,7 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 			  const char *text, const char *path, size_t *outlen)
 {
 	char *out = NULL;
-	const char *nl = memchr(old, '\n', len);
-	struct merging m = { .f = open_memstream(&out, outlen), .old = old,
-			     .eol = nl && nl > old && nl[-1] == '\r' ? "\r\n"
-								       : "\n" };
+	struct merging m = { .f = open_memstream(&out, outlen), .old = old };
 	struct rc4_ini_text t = { 0 };
 	bool last_blank = true;
 
@@ -257,10 +352,10 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 	fwrite(old + m.copied, 1, len - m.copied, m.f);
 	if (!m.found) {
 		if (len > 0 && old[len - 1] != '\n')
-			fprintf(m.f, "%s%s", m.eol, m.eol);
+			fputs("\n\n", m.f);
 		else if (!last_blank)
-			fputs(m.eol, m.f);
-		put_text(m.f, text, m.eol);
+			fputs("\n", m.f);
+		fputs(text, m.f);
 	}
 	if (fclose(m.f) != 0) {
 		free(out);

@@ -93,8 +93,13 @@ static void keys(struct gen *g)
 
 	snprintf(l, sizeof l, "kernel = %s\n", kernel(g));
 	put(g, l);
-	if (pick(g, 3) == 0) {
-		snprintf(l, sizeof l, "batch_kernel = %s\n", batch_kernel(g));
+	/* each batch call's key, and the key they share, in any order */
+	static const char *const batch_keys[] = { "batch_kernel",
+						  "set_keys_kernel",
+						  "crypt_many_kernel" };
+	for (int n = (int)pick(g, 4); n > 0; n--) {
+		snprintf(l, sizeof l, "%s = %s\n", batch_keys[pick(g, 3)],
+			 batch_kernel(g));
 		put(g, l);
 	}
 }

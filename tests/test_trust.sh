@@ -83,7 +83,7 @@ budget_run() {
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	late=$(awk 'BEGIN { kind = "kernels" }
-		/"batch": \{/ { kind = "batch kernels" }
+		/"(set_keys|crypt_many)": \{/ { kind = $1 " kernels" }
 		/"rounds":/ { r = $2 + 0 }
 		/"deadline_seconds":/ { d = $2 + 0 }
 		/"last_round_seconds":/ && r > 1 && $2 + 0 > d {

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* testutil.h - what the Check suites share: a seeded PRNG, and a main that
- * refuses to pass when no test ran (CK_RUN_SUITE with a typo runs none). */
+/* testutil.h - what the Check suites share: a seeded PRNG, a scratch
+ * directory and files in it, and a main that refuses to pass when no test
+ * ran (CK_RUN_SUITE with a typo runs none). */
 #ifndef RC4_TESTUTIL_H
 #define RC4_TESTUTIL_H
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* splitmix64: deterministic, so a failure can be replayed. */
 static inline uint64_t test_rand(uint64_t *s)
@@ -78,6 +83,17 @@ static inline void test_dir_remove(void)
 	char cmd[sizeof test_dir + 16];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* PATH holding TEXT, with MODE. */
+static inline void test_write_file(const char *path, const char *text,
+				   mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(fchmod(fd, mode), 0);
+	close(fd);
 }
 
 static inline int test_run(Suite *suite)

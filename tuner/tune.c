@@ -15,6 +15,7 @@
 #include "report.h"
 #include "result.h"
 #include "section.h"
+#include "select.h"
 #include "timing.h"
 #include "tune.h"
 
@@ -53,11 +54,9 @@ static const struct rc4k *serial_one(const struct tuning *t)
 	if (t->got[RC4K_SINGLE] != NULL)
 		return rc4k_single(
 			t->m[RC4K_SINGLE].kr[t->run[RC4K_SINGLE].kernel].k);
-	const struct rc4k_info *h = rc4k_find(RC4K_SINGLE,
-					      t->heuristic[RC4K_SINGLE]);
-	return rc4k_single(h && rc4k_refused(h) == NULL
-				   ? h
-				   : rc4k_kinds[RC4K_SINGLE].fallback);
+	const struct rc4k_info *h = rc4_kernel_usable(
+		RC4K_SINGLE, t->heuristic[RC4K_SINGLE], NULL, NULL);
+	return rc4k_single(h ? h : rc4k_kinds[RC4K_SINGLE].fallback);
 }
 
 /* Measure each kind (all kernels, or those named) for its share of the
@@ -146,8 +145,7 @@ int tune_speed(const struct tune_opts *o)
 	struct tuning t = { .o = o };
 	int r = EXIT_FAILURE;
 
-	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
-		rc4_section_name(&t.cpu, t.section);
+	rc4_section_here(&t.cpu, t.section, &t.cpu_why);
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
@@ -202,49 +200,55 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	return EXIT_SUCCESS;
 }
 
-/* --if-missing: whether PATH's section for this CPU leaves nothing to do
- * (said unless --quiet): a person's, or the tuner's with a confident
- * result for every key, each a kernel the library would use.  A section
- * marked uncertain is measured again. */
-static bool tuned_already(const struct tuning *t, const char *path)
+/* For rc4_sections_collect: the sections named ARG. */
+static bool named(void *arg, const struct rc4_section *s)
 {
-	struct rc4_conf conf;
-	struct rc4_section sec, theirs;
-	char why[RC4_CONF_WHY_MAX], *buf;
-	size_t len = 0;
-	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
+	return strcmp(s->name, arg) == 0;
+}
 
-	if (strcmp(path, "-") == 0 ||
-	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
-	    (buf = rc4_conf_load(path, &len)) == NULL)
-		return false;
-	bool found = rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
-	free(buf);
-	if (!found)
-		return false;
+/* Of the sections SS (all of one name, in file order), the one that holds
+ * LINE: whose record speaks for the value the library reads there. */
+static const struct rc4_section *holding(const struct rc4_sections *ss,
+					 int line)
+{
+	const struct rc4_section *h = &ss->s[0];
+
+	for (size_t i = 1; i < ss->n && ss->s[i].line <= line; i++)
+		h = &ss->s[i];
+	return h;
+}
+
+/* tuned_already's verdict on the sections SS of this CPU in PATH, CONF
+ * what the library reads there, THEIRS a person's among them. */
+static bool judge(const struct tuning *t, const char *path,
+		  const struct rc4_conf *conf, const struct rc4_sections *ss,
+		  const struct rc4_section *theirs)
+{
+	const struct rc4_conf_value *v = &conf->value[RC4K_SINGLE][RC4_CONF_CPU];
+
 	/* a person's duplicate speaks too: the run would keep the file */
-	if (theirs.line != 0 && !t->o->force) {
+	if (theirs->line != 0 && !t->o->force) {
 		if (!t->o->quiet)
 			printf("rc4tune: [%s] in %s (line %d) is %s: nothing to "
 			       "do (--force replaces it)\n",
-			       t->section, path, theirs.line,
-			       rc4_owner_name(theirs.record.owner));
+			       t->section, path, theirs->line,
+			       rc4_owner_name(theirs->record.owner));
 		return true;
 	}
-	const struct rc4_record r = sec.record;
-	/* every key the run wrote; kernel = in any case */
+	/* every key the run wrote; kernel = in any case; each judged by the
+	 * record of the duplicate whose line the library reads */
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
-		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
-						       kv->name);
-		if (!r.key[k].present && k != RC4K_SINGLE)
+		const struct rc4_conf_value *kv = &conf->value[k][RC4_CONF_CPU];
+		const struct rc4_record *rec = &holding(ss, kv->line)->record;
+		const struct rc4_record_key *rk = &rec->key[k];
+		if (!rk->present && k != RC4K_SINGLE)
 			continue;
-		if (r.key[k].uncertain ||
-		    kv->line == 0 || ki == NULL || rc4k_refused(ki) != NULL) {
-			if (!t->o->quiet && r.key[k].uncertain)
+		if (rk->uncertain || kv->line == 0 ||
+		    !rc4_kernel_usable((enum rc4k_kind)k, kv->name, NULL, NULL)) {
+			if (!t->o->quiet && rk->uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
-				       t->section, path, r.key[k].why);
+				       t->section, path, rk->why);
 			return false;
 		}
 	}
@@ -255,6 +259,31 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	return true;
 }
 
+/* --if-missing: whether PATH's section for this CPU leaves nothing to do
+ * (said unless --quiet): a person's, or the tuner's with a confident
+ * result for every key, each a kernel the library would use.  A section
+ * marked uncertain is measured again. */
+static bool tuned_already(const struct tuning *t, const char *path)
+{
+	struct rc4_conf conf;
+	struct rc4_section theirs;
+	struct rc4_sections ss = { 0 };
+	char why[RC4_CONF_WHY_MAX], *buf;
+	size_t len = 0;
+
+	if (strcmp(path, "-") == 0 || (buf = rc4_conf_load(path, &len)) == NULL)
+		return false;
+	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
+				    sizeof why) == 0 &&
+		     rc4_section_find(buf, len, t->section, NULL, &theirs) > 0 &&
+		     rc4_sections_collect(&ss, buf, len, path, named,
+					  (void *)t->section) == 0;
+	bool done = found && judge(t, path, &conf, &ss, &theirs);
+	rc4_sections_free(&ss);
+	free(buf);
+	return done;
+}
+
 int tune_generate_conf(const struct tune_opts *o)
 {
 	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
@@ -262,14 +291,13 @@ int tune_generate_conf(const struct tune_opts *o)
 	struct confwrite w;
 	int r = EXIT_FAILURE;
 
-	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) != 0) {
+	if (rc4_section_here(&t.cpu, t.section, &t.cpu_why) != 0) {
 		fprintf(stderr, "rc4tune: cannot identify this CPU (%s), so "
 				"there is no [cpu] section to write; name a "
 				"kernel under [default] in %s by hand\n",
 			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_section_name(&t.cpu, t.section);
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=sh
-# .ci/testlog.sh: sourced by .ci/test and .ci/cross, which read the counts
-# of an automake test-suite.log the same way.
+# .ci/lib.sh: what .ci/test, .ci/cross and .ci/deb share: a line said, the
+# time, and the counts of an automake test-suite.log read the same way.
+
+say() { printf '%s\n' "$*"; }
+now() { date +%s; }
 
 # testlog_counts LOG: "PASSED FAILED SKIPPED" from LOG's summary (FAILED
 # counts FAIL, ERROR and XPASS); fails if there is no LOG.
