@@ -102,7 +102,7 @@ while :; do
 	[ -z "$want" ] || [ "$seen_kernel" = "$want" ] ||
 		fail "stop $n ($where): the library read '$seen_kernel' from the $what file"
 	echo "$where $what" >>"$tmp/seen.log"
-	[ "$what" = torn ] && what="a torn" || what="the $what file, whole;"
+	[ "$what" = torn ] && what="a torn file;" || what="the $what file, whole;"
 	echo "stop $n, $where: $what the library reads $seen_kernel"
 	stops=$((stops + 1))
 	n=$((n + 1))
