@@ -18,6 +18,17 @@ _Static_assert(_Alignof(struct rc4k_state) <= _Alignof(rc4tune_key) &&
 			       0,
 	       "rc4tune_key under-aligned for the kernel state");
 
+/* The stack a single-stream kernel's crypt used below its caller, at
+ * most, and rc4k_wipe_below's own frame: cleared after each call, since
+ * the kernel's locals (a chunk loop's keystream word, the indices, spilled
+ * state entries) stay there when the compiler keeps them in memory, as it
+ * does for every local at -O0.  ASan's redzones make frames larger. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CRYPT_BELOW 2048
+#else
+#define CRYPT_BELOW 256
+#endif
+
 static struct rc4k_state *state_of(rc4tune_key *key)
 {
 	return (struct rc4k_state *)(void *)key->state.bytes;
@@ -46,6 +57,7 @@ void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 	}
 	const struct rc4k *k = key->kernel;
 	k->crypt(state_of(key), len, in, out);
+	rc4k_wipe_below(CRYPT_BELOW);
 }
 
 void rc4tune_wipe(rc4tune_key *key)
@@ -76,6 +88,7 @@ void rc4tune_skip(rc4tune_key *key, size_t n)
 		n -= step;
 	}
 	rc4k_wipe(buf, used);
+	rc4k_wipe_below(CRYPT_BELOW);
 }
 
 /* Batch kernels take arrays of state pointers; they are built on the stack

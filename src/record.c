@@ -3,6 +3,7 @@
  * written and sealed (record.h; rc4tune.conf(5), THE RECORD). */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -354,8 +355,10 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 		if (r->key[k].present)
 			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
 				r->key[k].value);
-	if (fclose(f) != 0) {
+	/* glibc's fclose returns 0 when its last realloc fails: no text */
+	if (fclose(f) != 0 || text == NULL) {
 		free(text);
+		errno = ENOMEM;
 		return NULL;
 	}
 	rc4_section_seal(text, n);

@@ -48,6 +48,30 @@ from() {
 	fi
 }
 
+# said PATTERN WHAT: the last run's stderr says PATTERN (grep).
+said() {
+	grep -q -- "$1" "$tmp/err" && ok "$2: said" ||
+		{ fail "$2: did not say '$1'"; cat "$tmp/err"; }
+}
+# kept FILE BEFORE WHAT: FILE is BEFORE byte for byte, and no temporary
+# or lock file of FILE's is left beside it.
+kept() {
+	cmp -s "$1" "$2" && ok "$3: the file as it was" ||
+		{ fail "$3: the file was changed"; diff "$2" "$1"; }
+	nothing_beside "$1" "$3"
+}
+# none FILE WHAT: FILE was not written, nor anything beside it.
+none() {
+	[ ! -e "$1" ] && ok "$2: nothing written" || fail "$2: $1 was written"
+	nothing_beside "$1" "$2"
+}
+nothing_beside() {
+	left=$(find "$(dirname "$1")" -maxdepth 1 -name ".$(basename "$1").*" \
+		! -name '*.lock' -o -name ".$(basename "$1").lock" -type f | wc -l)
+	[ "$left" -eq 0 ] || { fail "$2: $left temporary or lock files left"
+		ls -la "$(dirname "$1")"; }
+}
+
 # Three hosts' files.  [x]: two confident, b's newer; [y]: a's uncertain
 # and newer, c's confident; [z]: b's the tuner's and newer, c's a
 # person's.  [default]: a's and c's differ; [pin]: c's alone.
@@ -98,8 +122,9 @@ seal "$tmp/old.conf"
 cp "$tmp/old.conf" "$tmp/fleet2.conf"
 run "merge into an existing file" 0 --merge "$a" "$b" "$c" --output "$tmp/fleet2.conf"
 head -n 1 "$tmp/fleet2.conf" | grep -q '^; the fleet file$' &&
-	from "$tmp/fleet2.conf" default "$tmp/old.conf" "[default]: OUT's, kept" &&
-	from "$tmp/fleet2.conf" "$x" "$b" "[$x]: OUT's older section replaced by b's"
+	ok "OUT's first line kept" || fail "OUT's first line was not kept"
+from "$tmp/fleet2.conf" default "$tmp/old.conf" "[default]: OUT's, kept"
+from "$tmp/fleet2.conf" "$x" "$b" "[$x]: OUT's older section replaced by b's"
 grep -q "$a:1: \[default\] differs from $tmp/fleet2.conf:2's, which is kept" "$tmp/err" &&
 	ok "a warning: an input's [default] differs from OUT's" ||
 	{ fail "no warning against OUT"; cat "$tmp/err"; }
@@ -157,9 +182,9 @@ cmp -s "$tmp/out" "$tmp/fleet.conf" && ok "--output -: the file on stdout" ||
 { printf '[default]\nkernel = int-8x ; '; printf '%0250d\n' 0; } >"$tmp/long.conf"
 cp "$tmp/long.conf" "$tmp/long.before"
 run "a result with a line the library refuses" 1 --merge "$a" --output "$tmp/long.conf"
-cmp -s "$tmp/long.conf" "$tmp/long.before" &&
-	grep -q "as merged, line 2 would be one the library refuses" "$tmp/err" &&
-	ok "a refused line: exit 1, the file as it was, said" || cat "$tmp/err"
+kept "$tmp/long.conf" "$tmp/long.before" "a refused line"
+said "$tmp/long.conf: as merged, line 2 would be one the library refuses (.*): left as it was" \
+	"a refused line"
 # Two files of 150 kB each: more than the library reads.
 for h in big1 big2; do
 	python3 -c 'import sys
@@ -169,21 +194,28 @@ for i in range(1000):
 done
 run "a result over the size limit" 1 --merge "$tmp/big1.conf" "$tmp/big2.conf" \
 	--output "$tmp/big.conf"
-[ ! -e "$tmp/big.conf" ] && grep -q "which the library refuses (larger than" "$tmp/err" &&
-	ok "too large: exit 1, nothing written, said" || cat "$tmp/err"
+none "$tmp/big.conf" "too large"
+said "$tmp/big.conf: as merged it would be [0-9]* bytes, which the library refuses (larger than" \
+	"too large"
 run "too large, to stdout" 1 --merge "$tmp/big1.conf" "$tmp/big2.conf" --output -
 [ ! -s "$tmp/out" ] && ok "too large to stdout: nothing written" || fail "wrote to stdout"
+said "which the library refuses (larger than" "too large to stdout"
 cp "$c" "$tmp/gw.conf" && chmod 664 "$tmp/gw.conf"
 run "an input the library refuses" 1 --merge "$a" "$tmp/gw.conf" --output "$tmp/gw-out.conf"
-[ ! -e "$tmp/gw-out.conf" ] && grep -q "gw.conf: the library refuses this file (writable by group" "$tmp/err" &&
-	ok "a refused input: exit 1, nothing written, named" || cat "$tmp/err"
+none "$tmp/gw-out.conf" "a refused input"
+said "$tmp/gw.conf: the library refuses this file (writable by group" "a refused input"
 run "a missing input" 1 --merge "$a" "$tmp/none.conf" --output "$tmp/none-out.conf"
-[ ! -e "$tmp/none-out.conf" ] || fail "written with a missing input"
+none "$tmp/none-out.conf" "a missing input"
+said "$tmp/none.conf" "a missing input: named"
 # The lock is --generate-conf's: one that is not the runner's alone is refused.
 ln -s /dev/null "$tmp/.locked.conf.lock"
 run "a planted lock file" 1 --merge "$a" --output "$tmp/locked.conf"
-grep -q 'locked.conf.lock' "$tmp/err" && ok "the lock file checked as --generate-conf checks it" ||
-	cat "$tmp/err"
+said "cannot write $tmp/locked.conf: its lock file $tmp/.locked.conf.lock is a symlink" \
+	"the lock file checked as --generate-conf checks it"
+[ ! -e "$tmp/locked.conf" ] && ok "a planted lock: nothing written" ||
+	fail "a planted lock: written"
+[ -L "$tmp/.locked.conf.lock" ] && ok "a planted lock: left alone" ||
+	fail "a planted lock: removed or replaced"
 
 # ... and held by another run (holdlocks as this user), waited for 10 s,
 # then given up: nothing written.
@@ -196,10 +228,11 @@ while ! grep -qs '^ready$' "$tmp/holder"; do
 	sleep 0.05
 done
 run "the lock held" 1 --merge "$a" "$b" --output "$tmp/held.conf"
-grep -q "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing written" "$tmp/err" &&
-	cmp -s "$tmp/held.conf" "$tmp/held.before" &&
-	ok "the lock held by another run: waited, gave up, the file as it was" ||
-	cat "$tmp/err"
+said "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing written" \
+	"the lock held by another run"
+cmp -s "$tmp/held.conf" "$tmp/held.before" &&
+	ok "the lock held by another run: the file as it was" ||
+	fail "the lock held by another run: the file was changed"
 kill $holder
 
 # --- idempotent: a merge whose result is OUT leaves OUT untouched --------

@@ -14,13 +14,28 @@ set -u
 busy=
 
 # Two busy loops on CPU 0, where the tuner runs too (nice 19): it gets a
-# sliver of one CPU.
-pin=
-command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && pin='taskset -c 0'
+# sliver of one CPU.  The tuner calls a machine busy when others use 25 %
+# of all its CPUs (/proc/stat's), so on more than two CPUs loops on the
+# others too (off CPU 0 where taskset can): others then use half of them,
+# however many there are.
+pin= others=
+cpus=$(grep -c '^cpu[0-9]' /proc/stat 2>/dev/null) || cpus=1
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+	pin='taskset -c 0'
+	[ "$cpus" -lt 2 ] || ! taskset -c "1-$((cpus - 1))" true 2>/dev/null ||
+		others="taskset -c 1-$((cpus - 1))"
+fi
+extra=$(((cpus + 1) / 2 - 1))
 start_busy() {
 	for i in 1 2; do
 		$pin sh -c 'while :; do :; done' &
 		busy="$busy $!"
+	done
+	i=0
+	while [ $i -lt $extra ]; do
+		$others sh -c 'while :; do :; done' &
+		busy="$busy $!"
+		i=$((i + 1))
 	done
 }
 loaded() { $pin nice -n 19 "$RC4TUNE" "$@"; }

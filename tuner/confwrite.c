@@ -704,6 +704,10 @@ static int update_once(struct confwrite *w, const struct confwrite_hooks *h)
 	merged = h->update(old ? old : "", len, &outlen, &err, h->arg);
 	if (merged == NULL) {
 		r = err ? -1 : 1;
+		/* the hook said why (perror): say which file it spared */
+		if (err)
+			refuse(w->path, "%s", fd >= 0 ? "left as it was"
+							: "nothing written");
 		goto out;
 	}
 	if (merged_ok(w, merged, outlen) != 0)
