@@ -128,7 +128,9 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 		notes[k] = t->choice[k].note;
 	if (f != NULL) {
 		report_comment(f, t->got, t->run, notes);
-		if (fclose(f) == 0) {
+		/* glibc's fclose can lose the memstream's last realloc and
+		 * still return 0: no tables, no section */
+		if (fclose(f) == 0 && comment != NULL) {
 			make_record(t, prior, &r);
 			text = rc4_section_build(t->section, &r, comment, NULL);
 		}
