@@ -140,7 +140,22 @@ static char *body(const struct rc4_section *s)
 	return text;
 }
 
-/* What goes in for the winner W: its text; for [pin] and [default], that
+/* The tuner's section W as a fleet file carries it: its keys and its
+ * record, without the comment tables or the history (each run's leaders:
+ * the host's own file keeps them), rebuilt and sealed by the writer, so
+ * that 500 CPU models fit in the library's size limit (rc4tune.conf(5),
+ * FLEETS).  Malloc'ed, NULL when out of memory. */
+static char *record_only(const struct rc4_section *w)
+{
+	struct rc4_record r = w->record;
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		r.key[k].nruns = 0;
+	return rc4_section_build(w->name, &r, NULL, NULL);
+}
+
+/* What goes in for the winner W: its text (the tuner's trimmed, see
+ * record_only); for [pin] and [default], that
  * of every section of its name in its file, which the library reads as
  * one.  Malloc'ed, NULL when out of memory. */
 static char *text_of(const struct cands *cs, struct group g,
@@ -151,7 +166,8 @@ static char *text_of(const struct cands *cs, struct group g,
 	FILE *f;
 
 	if (rc4_section_kind(w->name) == RC4_SECTION_CPU)
-		return body(w);
+		return w->record.owner == RC4_OWNER_TUNER ? record_only(w)
+							  : body(w);
 	if ((f = open_memstream(&all, &n)) == NULL)
 		return NULL;
 	for (size_t i = 0; i < g.n; i++) {
