@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cpufeat.c - what this CPU can do beyond its architecture's baseline. */
+#include <stddef.h>
 #include "cpufeat.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
-int rc4k_have_sse41(void)
+static int live_sse41(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("sse4.1");
@@ -13,7 +14,7 @@ int rc4k_have_sse41(void)
 
 /* libgcc's feature bits for AVX-512 are set only when XGETBV says the OS
  * saves the opmask and ZMM state. */
-int rc4k_have_avx512bw_vl(void)
+static int live_avx512bw_vl(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512bw") &&
@@ -27,12 +28,12 @@ int rc4k_have_invariant_tsc(void)
 	return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
 }
 #else
-int rc4k_have_sse41(void)
+static int live_sse41(void)
 {
 	return 0;
 }
 
-int rc4k_have_avx512bw_vl(void)
+static int live_avx512bw_vl(void)
 {
 	return 0;
 }
@@ -42,3 +43,39 @@ int rc4k_have_invariant_tsc(void)
 	return 0;
 }
 #endif
+
+/* Another CPU's features while the tuner looks at its dump, or NULL. */
+static const unsigned *assumed;
+
+void rc4k_feats_assume(const unsigned *feats)
+{
+	assumed = feats;
+}
+
+int rc4k_feats_assumed(void)
+{
+	return assumed != NULL;
+}
+
+int rc4k_have_sse41(void)
+{
+	return assumed ? (*assumed & RC4K_FEAT_SSE41) != 0 : live_sse41();
+}
+
+int rc4k_have_avx512bw_vl(void)
+{
+	return assumed ? (*assumed & RC4K_FEAT_AVX512BW_VL) != 0
+		       : live_avx512bw_vl();
+}
+
+unsigned rc4k_feats_from_cpuid(unsigned leaf1_ecx, unsigned leaf7_ebx)
+{
+	const unsigned f_bw_vl = 1u << 16 | 1u << 30 | 1u << 31;
+	unsigned feats = 0;
+
+	if (leaf1_ecx & 1u << 19)
+		feats |= RC4K_FEAT_SSE41;
+	if ((leaf1_ecx & 1u << 27) && (leaf7_ebx & f_bw_vl) == f_bw_vl)
+		feats |= RC4K_FEAT_AVX512BW_VL;
+	return feats;
+}

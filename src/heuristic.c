@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <string.h>
 #include "heuristic.h"
+#include "kernels/cpufeat.h"
 
 /* The profiles (data/profiles/NAME.json) rules cite. */
 #define ZEN1 "AuthenticAMD-23-1"
@@ -261,9 +262,14 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 	for (const char *const *names = rule ? rule->kernels : NULL;
 	     names && *names; names++) {
 		const struct rc4k_info *k = find(kind, *names);
+		/* not here: a dump's CPU, whose features the tuner may have
+		 * told the checks (rc4k_feats_assume); no self-test, which
+		 * would run on this CPU */
 		const char *why = k == NULL ? "not in this build"
 				  : here    ? rc4k_refused(k)
-					    : NULL;
+				  : rc4k_feats_assumed() && !rc4k_usable(k)
+				      ? "that CPU cannot run it"
+				      : NULL;
 		if (why == NULL)
 			return k;
 		if (skipped != NULL)

@@ -74,7 +74,8 @@ typedef void rc4_skip_fn(void *arg, const char *name, const char *why,
  * rule's kernels in order, passing over one FIND does not know (not in
  * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses (this CPU
  * cannot run it, or it fails its self-test).  Without HERE the CPU is not
- * here to ask (a CPUID dump's).  SKIPPED (may be NULL) hears of each one
+ * here to ask (a CPUID dump's): a kernel passes unless the features the
+ * tuner assumed for that CPU (rc4k_feats_assume) say it cannot run it.  SKIPPED (may be NULL) hears of each one
  * passed over.  Returns the kernel, or NULL when none is left: then the
  * portable default applies. */
 /* The walk of one RULE's kernels (rc4_heuristic_walk, which tests use

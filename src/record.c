@@ -100,6 +100,7 @@ static bool field(const char *t, size_t n, const char *name, char *out,
 struct reading {
 	struct rc4_record *r;
 	bool found, bad; /* a header line; a value rc4tune never writes */
+	bool shared;     /* a line of an earlier version's shared key */
 	char sum[SUM_DIGITS + 2];
 };
 
@@ -113,7 +114,9 @@ static int kind_of_line(struct reading *g, const char *t, size_t n, int from)
 
 	if (!field(t, n, "key", key, sizeof key, &g->bad))
 		return RC4K_KINDS;
-	return (int)rc4k_kind_of_key(key, from, &also);
+	int k = (int)rc4k_kind_of_key(key, from, &also);
+	g->shared |= k < RC4K_KINDS && also;
+	return k;
 }
 
 /* Whether the line T (N bytes) says uncertain: its confidence field is
@@ -175,6 +178,23 @@ static bool score_ok(const char *s)
 	       strspn(s + 2, "0123456789") == 3;
 }
 
+/* Whether S is a name as the writer writes them: a kernel's, lowercase
+ * letters, digits and '-', from a letter or a digit. */
+static bool name_ok(const char *s)
+{
+	return s[0] != '\0' && s[0] != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(s);
+}
+
+/* Whether S is a version as the writer writes PACKAGE_VERSION: from a
+ * digit, then digits, letters and ".+~-". */
+static bool version_ok(const char *s)
+{
+	return s[0] >= '0' && s[0] <= '9' &&
+	       strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-") == strlen(s);
+}
+
 /* "NAME:SCORE,NAME:SCORE..." into RUN: each score as the tuner writes
  * them, finite and in (0, 1], or the record is not the tuner's. */
 static void scores(struct reading *g, struct rc4_record_run *run,
@@ -187,6 +207,7 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 
 		g->bad |= len >= sizeof e->name || s[len] != ':';
 		snprintf(e->name, sizeof e->name, "%.*s", (int)len, s);
+		g->bad |= !name_ok(e->name);
 		s += len;
 		if (*s == ':') {
 			e->score = strtod(s + 1, &end);
@@ -214,7 +235,8 @@ static void key_line(struct reading *g, struct rc4_record_key *k,
 				   &g->bad);
 		k->uncertain = uncertain(g, t, n);
 		g->bad |= !field(t, n, "why", k->why, sizeof k->why, &g->bad) ||
-			  !why_ok(k->why, k->uncertain) || !k->present;
+			  !why_ok(k->why, k->uncertain) || !k->present ||
+			  !name_ok(k->value);
 	} else if (is_type(t, n, "history") && k->nruns < RC4_RECORD_RUNS &&
 		   field(t, n, "scores", buf, sizeof buf, &g->bad)) {
 		struct rc4_record_run *run = &k->run[k->nruns];
@@ -232,7 +254,8 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 	if (is_type(t, n, "rc4tune")) {
 		g->found = true;
 		time_field(g, t, n, r->at);
-		field(t, n, "by", r->by, sizeof r->by, &g->bad);
+		g->bad |= !field(t, n, "by", r->by, sizeof r->by, &g->bad) ||
+			  !version_ok(r->by);
 		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
 		return;
 	}
@@ -241,6 +264,45 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 	for (int k = kind_of_line(g, t, n, 0); k < RC4K_KINDS;
 	     k = kind_of_line(g, t, n, k + 1))
 		key_line(g, &r->key[k], t, n);
+}
+
+/* The next line of BUF (LEN bytes) after T that the record's grammar
+ * covers: a record line or a key line (not blank, not a plain comment). */
+static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
+{
+	size_t n;
+
+	while (rc4_ini_next(buf, len, t))
+		if (record_text(t, &n) != NULL ||
+		    (t->l.kind != RC4_INI_BLANK && t->l.kind != RC4_INI_COMMENT))
+			return true;
+	return false;
+}
+
+/* Whether the section SEC (LEN bytes) holds, after its header, exactly
+ * the record lines and key lines that the writer writes from R (trimmed;
+ * plain comments and blank lines apart): one grammar both ways. */
+static bool as_written(const char *sec, size_t len, const struct rc4_record *r)
+{
+	size_t blen;
+	char *b = rc4_section_build("-", r, NULL, &blen);
+	struct rc4_ini_text x = { 0 }, y = { 0 };
+	bool same = b != NULL, mx, my;
+
+	if (!same)
+		return false;
+	rc4_ini_next(sec, len, &x); /* the headers */
+	rc4_ini_next(b, blen, &y);
+	do {
+		mx = next_covered(sec, len, &x);
+		my = next_covered(b, blen, &y);
+		same = mx == my &&
+		       (!mx || (x.l.end - x.l.start == y.l.end - y.l.start &&
+				memcmp(x.p + x.l.start, y.p + y.l.start,
+				       x.l.end - x.l.start) == 0));
+	} while (same && mx);
+	free(b);
+	return same;
 }
 
 void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
@@ -261,6 +323,12 @@ void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
 		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
 		   : g.bad		       ? RC4_OWNER_UNTRUSTED
 					       : RC4_OWNER_TUNER;
+	/* what the writer writes from these values, line for line; an
+	 * earlier version's shared key (batch_kernel) is read for each batch
+	 * call and written as each call's own, so its record is held to the
+	 * checks above only */
+	if (r->owner == RC4_OWNER_TUNER && !g.shared && !as_written(sec, len, r))
+		r->owner = RC4_OWNER_UNTRUSTED;
 }
 
 void rc4_record_now(char at[RC4_RECORD_TIME_MAX])
@@ -304,7 +372,8 @@ static void record_write(FILE *f, const struct rc4_record *r)
 {
 	fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
-		RC4_RECORD_VERSION, r->at, PACKAGE_VERSION, SUM_DIGITS, 0);
+		RC4_RECORD_VERSION, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
+		SUM_DIGITS, 0);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (r->key[k].present)
 			fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
@@ -314,7 +383,9 @@ static void record_write(FILE *f, const struct rc4_record *r)
 				r->key[k].why);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		for (int i = 0; i < r->key[k].nruns; i++)
-			history_line(f, rc4k_kinds[k].key, &r->key[k].run[i]);
+			if (r->key[k].run[i].n > 0) /* none: nothing to read */
+				history_line(f, rc4k_kinds[k].key,
+					     &r->key[k].run[i]);
 }
 
 void rc4_section_seal(char *sec, size_t len)

@@ -11,8 +11,9 @@
  *   kernel = char-16x-sse41
  *
  * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
- * fields; fields a reader does not know are skipped, so later versions
- * can add some. */
+ * fields.  One grammar both ways: the reader takes a sealed record as the
+ * tuner's only when rc4_section_build writes exactly its record and key
+ * lines from the values it read (a later format raises v=). */
 #ifndef RC4_RECORD_H
 #define RC4_RECORD_H
 
@@ -76,7 +77,8 @@ void rc4_record_now(char at[RC4_RECORD_TIME_MAX]);
 /* --- A section's text from its record. */
 
 /* The bytes of a section the tuner writes for NAME: its header, R's
- * record lines (R->at; by this version), COMMENT (whole lines, each
+ * record lines (R->at; by R->by, or this version when it is ""; a run
+ * without leaders is left out), COMMENT (whole lines, each
  * starting with ';'; may be NULL), then for each key R has a result for,
  * KEY = VALUE, `kernel = NAME` last; sealed with its checksum.  A history
  * line keeps as many of its leaders as fit the reader's line limit.

@@ -280,22 +280,49 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 	return f.count;
 }
 
-/* How far rc4_section_replace has gone through the old bytes. */
+/* The puts' indexes in name order, for bsearch by a header's name. */
+struct put_index {
+	const char *name;
+	size_t i;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct put_index *)a)->name,
+		      ((const struct put_index *)b)->name);
+}
+
+/* How far rc4_sections_put has gone through the old bytes. */
 struct merging {
 	FILE *f;
 	const char *old;
+	const struct rc4_section_put *put;
+	struct put_index *index; /* by name */
+	unsigned *found;         /* how many sections of each put's name */
+	size_t n;
 	size_t copied;   /* old[0..copied) is dealt with */
 	size_t span_end; /* end of the live section's last content line */
 	bool in_live;
-	unsigned found;
 };
 
-/* At the header T: close the section being replaced, and when T names
- * the section, put TEXT in its place (the first time) or drop it. */
-static void at_header(struct merging *m, const struct rc4_ini_text *t,
-		      const char *name, const char *text, const char *path)
+/* The put whose name the header T names, or N when none does. */
+static size_t put_of(const struct merging *m, const struct rc4_ini_text *t)
 {
-	bool named = rc4_section_is(t->p + t->l.name, t->l.name_len, name);
+	char key[RC4_CONF_MAX_SECTION + 1];
+	struct put_index want = { key, 0 }, *hit;
+
+	rc4_section_key(t->p + t->l.name, t->l.name_len, key);
+	hit = bsearch(&want, m->index, m->n, sizeof *m->index, by_name);
+	return hit != NULL ? hit->i : m->n;
+}
+
+/* At the header T: close the section being replaced, and when T names a
+ * section to put, put its text in its place (the first time) or drop it. */
+static void at_header(struct merging *m, const struct rc4_ini_text *t,
+		      const char *path)
+{
+	size_t j = put_of(m, t);
+	bool named = j < m->n;
 
 	if (m->in_live) {
 		m->copied = m->span_end; /* drop the section, keep the rest */
@@ -317,49 +344,100 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 			     ? 3
 			     : 0;
 	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
-	if (m->found++ == 0)
-		fputs(text, m->f);
+	if (m->found[j]++ == 0)
+		fputs(m->put[j].text, m->f);
 	else
 		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
 				"line %d (the library would read its kernel "
 				"last)\n",
-			path, name, t->num);
+			path, m->put[j].name, t->num);
 	m->copied = t->at;
 	m->span_end = t->next;
 	m->in_live = true;
 }
 
-char *rc4_section_replace(const char *old, size_t len, const char *name,
-			  const char *text, const char *path, size_t *outlen)
+/* Whether the last line of the LEN bytes at BUF is blank (or there is
+ * none), as rc4_ini_next reads it. */
+static bool ends_blank(const char *buf, size_t len)
+{
+	struct rc4_ini_line l;
+	size_t end = len, start;
+
+	if (len == 0)
+		return true;
+	if (buf[end - 1] == '\n')
+		end--;
+	for (start = end; start > 0 && buf[start - 1] != '\n'; start--)
+		;
+	rc4_ini_line(buf + start, end - start, start == 0, &l);
+	return l.kind == RC4_INI_BLANK;
+}
+
+/* Append to M->f (whose bytes so far are *OUT, *OUTLEN once flushed) the
+ * text of each put whose name OLD did not have, in order, each after a
+ * blank line. */
+static void append_rest(struct merging *m, char **out, size_t *outlen)
+{
+	for (size_t j = 0; j < m->n; j++) {
+		if (m->found[j] != 0)
+			continue;
+		if (fflush(m->f) != 0)
+			return;
+		if (*outlen > 0 && (*out)[*outlen - 1] != '\n')
+			fputs("\n\n", m->f);
+		else if (!ends_blank(*out, *outlen))
+			fputs("\n", m->f);
+		fputs(m->put[j].text, m->f);
+	}
+}
+
+char *rc4_sections_put(const char *old, size_t len,
+		       const struct rc4_section_put *put, size_t n,
+		       const char *path, size_t *outlen)
 {
 	char *out = NULL;
-	struct merging m = { .f = open_memstream(&out, outlen), .old = old };
+	struct merging m = { .f = open_memstream(&out, outlen), .old = old,
+			     .put = put, .n = n };
 	struct rc4_ini_text t = { 0 };
-	bool last_blank = true;
 
-	if (m.f == NULL)
-		return NULL;
+	m.index = malloc((n ? n : 1) * sizeof *m.index);
+	m.found = calloc(n ? n : 1, sizeof *m.found);
+	if (m.f == NULL || m.index == NULL || m.found == NULL)
+		goto fail;
+	for (size_t j = 0; j < n; j++)
+		m.index[j] = (struct put_index){ put[j].name, j };
+	qsort(m.index, n, sizeof *m.index, by_name);
 	while (rc4_ini_next(old, len, &t)) {
-		last_blank = t.l.kind == RC4_INI_BLANK;
 		if ((t.l.kind == RC4_INI_ENTRY || t.l.kind == RC4_INI_BAD) &&
 		    m.in_live)
 			m.span_end = t.next;
 		if (t.l.kind == RC4_INI_HEADER)
-			at_header(&m, &t, name, text, path);
+			at_header(&m, &t, path);
 	}
 	if (m.in_live)
 		m.copied = m.span_end;
 	fwrite(old + m.copied, 1, len - m.copied, m.f);
-	if (!m.found) {
-		if (len > 0 && old[len - 1] != '\n')
-			fputs("\n\n", m.f);
-		else if (!last_blank)
-			fputs("\n", m.f);
-		fputs(text, m.f);
-	}
+	append_rest(&m, &out, outlen);
+	free(m.index);
+	free(m.found);
 	if (fclose(m.f) != 0) {
 		free(out);
 		return NULL;
 	}
 	return out;
+fail:
+	free(m.index);
+	free(m.found);
+	if (m.f != NULL)
+		fclose(m.f);
+	free(out);
+	return NULL;
+}
+
+char *rc4_section_replace(const char *old, size_t len, const char *name,
+			  const char *text, const char *path, size_t *outlen)
+{
+	struct rc4_section_put put = { name, text };
+
+	return rc4_sections_put(old, len, &put, 1, path, outlen);
 }

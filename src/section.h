@@ -121,4 +121,19 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 char *rc4_section_replace(const char *old, size_t len, const char *name,
 			  const char *text, const char *path, size_t *outlen);
 
+/* One section for rc4_sections_put: its name (rc4_section_key's) and its
+ * whole text, as rc4_section_replace's NAME and TEXT. */
+struct rc4_section_put {
+	const char *name;
+	const char *text;
+};
+
+/* What rc4_section_replace does, for the N sections PUT (names distinct)
+ * in one walk over OLD: each text in place of the first section of its
+ * name, later ones of the name removed, the texts of names OLD does not
+ * have appended in PUT's order.  Time O(LEN + N log N), not N walks. */
+char *rc4_sections_put(const char *old, size_t len,
+		       const struct rc4_section_put *put, size_t n,
+		       const char *path, size_t *outlen);
+
 #endif

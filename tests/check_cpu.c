@@ -125,7 +125,7 @@ START_TEST(test_dump_as_live)
 	snprintf(path, sizeof path, "%s/dump.raw", test_dir);
 	for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
 		write_dump(path, signatures[i].vendor, signatures[i].eax1);
-		if (cpuid_from_dump(&cpu, path, &why) != 0) {
+		if (cpuid_from_dump(&cpu, NULL, path, &why) != 0) {
 			ck_assert_msg(strstr(why, "without libcpuid") != NULL,
 				      "%s", why);
 			return;

@@ -269,6 +269,41 @@ START_TEST(test_replace)
 }
 END_TEST
 
+/* Several sections put in one walk: as rc4_section_replace one after
+ * the other would, names OLD lacks appended in the order given. */
+START_TEST(test_put_many)
+{
+	const char *old = "; top\n[cpu A 1 1]\nkernel = a\n; about B\n"
+			  "[cpu B 1 1]\nkernel = b\n[cpu A 1 1]\nkernel = c\n"
+			  "  [cpu C 1 1]\nkernel = d\n";
+	struct rc4_section_put put[] = {
+		{ "cpu D 1 1", "[cpu D 1 1]\nkernel = x\n" },
+		{ "cpu A 1 1", "[cpu A 1 1]\nkernel = y\n" },
+		{ "cpu E 1 1", "[cpu E 1 1]\nkernel = z\n" },
+	};
+	size_t len, len1, len2, len3;
+	char *out = rc4_sections_put(old, strlen(old), put, 3, "t", &len);
+	char *one = rc4_section_replace(old, strlen(old), put[0].name,
+					put[0].text, "t", &len1);
+	char *two = rc4_section_replace(one, len1, put[1].name, put[1].text,
+					"t", &len2);
+	char *three = rc4_section_replace(two, len2, put[2].name, put[2].text,
+					  "t", &len3);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(three);
+	ck_assert_str_eq(out, "; top\n[cpu A 1 1]\nkernel = y\n; about B\n"
+			      "[cpu B 1 1]\nkernel = b\n[cpu C 1 1]\n"
+			      "kernel = d\n\n[cpu D 1 1]\nkernel = x\n\n"
+			      "[cpu E 1 1]\nkernel = z\n");
+	ck_assert_str_eq(out, three);
+	free(out);
+	free(one);
+	free(two);
+	free(three);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("section");
@@ -281,6 +316,7 @@ int main(void)
 	tcase_add_test(tc, test_line_limit);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_replace);
+	tcase_add_test(tc, test_put_many);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

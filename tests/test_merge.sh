@@ -250,6 +250,34 @@ run "a merge that changes OUT" 0 --merge "$a" --output "$tmp/changes.conf"
 ! grep -q "unchanged" "$tmp/out" && ok "a changed merge does not say unchanged" ||
 	fail "a changed merge said unchanged"
 
+# --- linear: the merge's time grows with the input, not its square ------
+# (issue 36 item 5: 256 KiB of small sections took 33 s under the lock,
+# whose wait is 10 s).  No absolute time: N and 4N sections in this run,
+# best of 3 each; linear is about 4 times (less, with the start-up), the
+# square 16.
+cpus() {
+	python3 -c 'import sys
+for i in range(int(sys.argv[1])):
+    print("[cpu %s %d %d]\n" % (chr(65 + i % 26), i // 2600, (i // 26) % 100))' "$1"
+}
+cpus 2000 >"$tmp/n.conf" && cpus 8000 >"$tmp/4n.conf" || exit 99
+best_ms() {
+	best=
+	for _ in 1 2 3; do
+		rm -f "$tmp/lin.conf"
+		t0=$(date +%s%N)
+		"$RC4TUNE" --merge "$1" --output "$tmp/lin.conf" --quiet ||
+			fail "merging $1"
+		t=$((($(date +%s%N) - t0) / 1000000))
+		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
+	done
+	echo "$best"
+}
+tn=$(best_ms "$tmp/n.conf") t4n=$(best_ms "$tmp/4n.conf")
+echo "merge of 2000 sections: $tn ms, of 8000: $t4n ms"
+[ "$t4n" -le $((8 * tn + 50)) ] && ok "4 times the sections, at most 8 times the time" ||
+	fail "4 times the sections took $t4n ms against $tn ms: not linear"
+
 # --- usage ----------------------------------------------------------------
 run "--merge --json" 2 --merge "$a" --output "$tmp/j.conf" --json
 [ ! -e "$tmp/j.conf" ] && grep -q -- "--json goes with" "$tmp/err" || fail "--merge --json: $(cat "$tmp/err")"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cpudump.h"
+#include "kernels/cpufeat.h"
 
 /* Dumps are a few kilobytes. */
 #define DUMP_MAX (1024 * 1024)
@@ -69,7 +70,8 @@ static void keep_first_warning(const char *msg)
 			*c = '?';
 }
 
-int cpuid_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
+int cpuid_from_dump(struct rc4_cpu *cpu, unsigned *feats, const char *path,
+		    const char **why)
 {
 	struct cpu_raw_data_t raw;
 	char fdpath[64];
@@ -106,16 +108,24 @@ int cpuid_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
 	uint32_t vendor[3] = { raw.basic_cpuid[0][1], raw.basic_cpuid[0][3],
 			       raw.basic_cpuid[0][2] };
 	rc4_cpu_decode(cpu, vendor, raw.basic_cpuid[1][0]);
+	/* leaf 1's ECX, leaf 7's EBX where the highest leaf reaches it */
+	if (feats != NULL)
+		*feats = rc4k_feats_from_cpuid(
+			raw.basic_cpuid[1][2],
+			raw.basic_cpuid[0][0] >= 7 ? raw.basic_cpuid[7][1] : 0);
 	return 0;
 }
 
 #else
 
-int cpuid_from_dump(struct rc4_cpu *cpu, const char *path, const char **why)
+int cpuid_from_dump(struct rc4_cpu *cpu, unsigned *feats, const char *path,
+		    const char **why)
 {
 	int fd = open_dump(path, why);
 
 	memset(cpu, 0, sizeof *cpu);
+	if (feats != NULL)
+		*feats = 0;
 	if (fd < 0)
 		return -1;
 	close(fd);

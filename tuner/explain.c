@@ -12,6 +12,7 @@
 #include "cpudump.h"
 #include "explain.h"
 #include "heuristic.h"
+#include "kernels/cpufeat.h"
 #include "json.h"
 #include "section.h"
 #include "select.h"
@@ -292,15 +293,16 @@ static void passed_over(void *arg, const char *name, const char *why,
 }
 
 /* The CPU of DUMP (a raw CPUID dump), or NULL: this one, and its
- * section's name; 0, or -1 after saying why not. */
+ * section's name, and a dump's CPU's features into FEATS (may be NULL);
+ * 0, or -1 after saying why not. */
 static int identify(struct rc4_cpu *cpu, char section[RC4_SECTION_MAX],
-		    const char *dump)
+		    const char *dump, unsigned *feats)
 {
 	const char *why;
 
 	if (dump == NULL && rc4_section_here(cpu, section, &why) == 0)
 		return 0;
-	if (dump != NULL && cpuid_from_dump(cpu, dump, &why) == 0) {
+	if (dump != NULL && cpuid_from_dump(cpu, feats, dump, &why) == 0) {
 		rc4_section_name(cpu, section);
 		return 0;
 	}
@@ -313,7 +315,7 @@ int explain_section(const char *dump)
 	struct rc4_cpu cpu;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, section, dump) != 0)
+	if (identify(&cpu, section, dump, NULL) != 0)
 		return EXIT_FAILURE;
 	printf("%s\n", section);
 	return EXIT_SUCCESS;
@@ -325,12 +327,16 @@ int explain_heuristic(const char *dump)
 	const char *rule;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, section, dump) != 0)
+	unsigned feats = 0;
+
+	if (identify(&cpu, section, dump, &feats) != 0)
 		return EXIT_FAILURE;
+	/* a dump's CPU is not here to ask what it runs: its features are
+	 * (what that CPU would run, not this one; no self-test) */
+	if (dump != NULL)
+		rc4k_feats_assume(&feats);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
-		/* as the library walks the rule, but a dump's CPU is not here
-		 * to ask what it runs */
 		const struct rc4k_info *chosen = rc4_heuristic_walk(
 			(enum rc4k_kind)k, &cpu, dump == NULL, rc4k_find, &rule,
 			passed_over, &p);
@@ -343,6 +349,7 @@ int explain_heuristic(const char *dump)
 		       section, rule, p.text,
 		       chosen ? "" : "; the portable default");
 	}
+	rc4k_feats_assume(NULL);
 	return EXIT_SUCCESS;
 }
 

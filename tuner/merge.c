@@ -62,18 +62,23 @@ static bool better(const struct rc4_section *a, const struct rc4_section *b)
 	return strcmp(a->record.at, b->record.at) > 0;
 }
 
-/* The section that goes in for NAME: [pin] and [default] the first
+/* The candidates of one name: ss.s[at[0..n)], in file order. */
+struct group {
+	const size_t *at;
+	size_t n;
+};
+
+/* The section that goes in for G's name: [pin] and [default] the first
  * (OUT's, then the inputs' in order), a CPU's the best. */
 static const struct rc4_section *winner(const struct cands *cs,
-					const char *name)
+					struct group g)
 {
-	const struct rc4_section *w = NULL;
-	bool cpu = rc4_section_kind(name) == RC4_SECTION_CPU;
+	const struct rc4_section *w = &cs->ss.s[g.at[0]];
+	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
-	for (size_t i = 0; i < cs->ss.n; i++)
-		if (strcmp(cs->ss.s[i].name, name) == 0 &&
-		    (w == NULL || (cpu && better(&cs->ss.s[i], w))))
-			w = &cs->ss.s[i];
+	for (size_t i = 1; cpu && i < g.n; i++)
+		if (better(&cs->ss.s[g.at[i]], w))
+			w = &cs->ss.s[g.at[i]];
 	return w;
 }
 
@@ -88,15 +93,14 @@ static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 
 /* Warn of the sections named like W that say otherwise and are left out:
  * another [pin] or [default], a person's section for the CPU. */
-static void warn_left_out(const struct cands *cs,
+static void warn_left_out(const struct cands *cs, struct group g,
 			  const struct rc4_section *w)
 {
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
-	for (size_t i = 0; i < cs->ss.n; i++) {
-		const struct rc4_section *c = &cs->ss.s[i];
-		if (c == w || strcmp(c->name, w->name) != 0 ||
-		    same_keys(c, w) ||
+	for (size_t i = 0; i < g.n; i++) {
+		const struct rc4_section *c = &cs->ss.s[g.at[i]];
+		if (c == w || same_keys(c, w) ||
 		    (cpu && c->record.owner == RC4_OWNER_TUNER))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
@@ -136,24 +140,39 @@ static char *body(const struct rc4_section *s)
 	return text;
 }
 
-/* What goes in for the winner W: its text; for [pin] and [default], that
+/* The tuner's section W as a fleet file carries it: its keys and its
+ * record, without the comment tables or the history (each run's leaders:
+ * the host's own file keeps them), rebuilt and sealed by the writer, so
+ * that 500 CPU models fit in the library's size limit (rc4tune.conf(5),
+ * FLEETS).  Malloc'ed, NULL when out of memory. */
+static char *record_only(const struct rc4_section *w)
+{
+	struct rc4_record r = w->record;
+
+	for (int k = 0; k < RC4K_KINDS; k++)
+		r.key[k].nruns = 0;
+	return rc4_section_build(w->name, &r, NULL, NULL);
+}
+
+/* What goes in for the winner W: its text (the tuner's trimmed, see
+ * record_only); for [pin] and [default], that
  * of every section of its name in its file, which the library reads as
  * one.  Malloc'ed, NULL when out of memory. */
-static char *text_of(const struct cands *cs, const struct rc4_section *w)
+static char *text_of(const struct cands *cs, struct group g,
+		     const struct rc4_section *w)
 {
 	char *all = NULL;
 	size_t n = 0;
 	FILE *f;
 
 	if (rc4_section_kind(w->name) == RC4_SECTION_CPU)
-		return body(w);
+		return w->record.owner == RC4_OWNER_TUNER ? record_only(w)
+							  : body(w);
 	if ((f = open_memstream(&all, &n)) == NULL)
 		return NULL;
-	for (size_t i = w - cs->ss.s; i < cs->ss.n; i++) {
-		const struct rc4_section *c = &cs->ss.s[i];
-		char *text = c->path == w->path && strcmp(c->name, w->name) == 0
-				     ? body(c)
-				     : NULL;
+	for (size_t i = 0; i < g.n; i++) {
+		const struct rc4_section *c = &cs->ss.s[g.at[i]];
+		char *text = c >= w && c->path == w->path ? body(c) : NULL;
 		if (text != NULL)
 			fprintf(f, "%s%s", c == w ? "" : "\n", text);
 		free(text);
@@ -178,45 +197,87 @@ static void note(FILE *f, const struct rc4_section *w)
 	fputc('\n', f);
 }
 
-/* Whether candidate I is the first of its name. */
-static bool first_of_name(const struct cands *cs, size_t i)
+/* The sections group() sorts the indexes of. */
+static const struct rc4_section *sorting;
+
+static int by_name_place(const void *a, const void *b)
 {
-	for (size_t j = 0; j < i; j++)
-		if (strcmp(cs->ss.s[j].name, cs->ss.s[i].name) == 0)
-			return false;
-	return true;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sorting[i].name, sorting[j].name);
+
+	return c != 0 ? c : (i > j) - (i < j);
+}
+
+/* Groups by their first section's place. */
+static int by_first(const void *a, const void *b)
+{
+	size_t i = *((const struct group *)a)->at;
+	size_t j = *((const struct group *)b)->at;
+
+	return (i > j) - (i < j);
+}
+
+/* The candidates' indexes grouped by name, each group in file order,
+ * the groups in the order their names first appear: into *AT (n
+ * indexes) and *G (*NG groups), malloc'ed.  -1 when out of memory. */
+static int group(const struct cands *cs, size_t **at, struct group **g,
+		 size_t *ng)
+{
+	const struct rc4_section *s = cs->ss.s;
+	size_t n = cs->ss.n;
+
+	*at = malloc((n ? n : 1) * sizeof **at);
+	*g = malloc((n ? n : 1) * sizeof **g);
+	if (*at == NULL || *g == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		(*at)[i] = i;
+	/* by name, then place: qsort has no context, so names are compared
+	 * through a file-scope pointer (one merge at a time) */
+	sorting = s;
+	qsort(*at, n, sizeof **at, by_name_place);
+	*ng = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(s[(*at)[i]].name, s[(*at)[i - 1]].name))
+			(*g)[(*ng)++] = (struct group){ *at + i, 0 };
+	for (size_t k = 0; k < *ng; k++)
+		(*g)[k].n = (k + 1 < *ng ? (*g)[k + 1].at : *at + n) - (*g)[k].at;
+	qsort(*g, *ng, sizeof **g, by_first);
+	return 0;
 }
 
 /* OLD with each name's winner put in, in the order the names first
- * appear. */
+ * appear: one walk over OLD (rc4_sections_put), so that the time grows
+ * with the bytes, not with their square. */
 static char *put_winners(const struct cands *cs, const char *old, size_t len,
 			 const char *outpath, FILE *notes, size_t *outlen)
 {
-	char *buf = malloc(len + 1);
+	size_t *at = NULL, ng = 0, np = 0;
+	struct group *g = NULL;
+	struct rc4_section_put *put = NULL;
+	char *buf = NULL;
+	bool failed = group(cs, &at, &g, &ng) != 0 ||
+		      (put = calloc(ng ? ng : 1, sizeof *put)) == NULL;
 
-	if (buf == NULL)
-		return NULL;
-	memcpy(buf, old, len);
-	*outlen = len;
-	for (size_t i = 0; i < cs->ss.n && buf != NULL; i++) {
-		if (!first_of_name(cs, i))
-			continue;
-		const struct rc4_section *w = winner(cs, cs->ss.s[i].name);
-		warn_left_out(cs, w);
+	for (size_t k = 0; !failed && k < ng; k++) {
+		const struct rc4_section *w = winner(cs, g[k]);
+		warn_left_out(cs, g[k], w);
 		if (notes != NULL)
 			note(notes, w);
 		/* OUT's own stays as it is, every line of every duplicate
 		 * (the library reads them as one section) */
 		if ((size_t)(w - cs->ss.s) < cs->n_out)
 			continue;
-		char *text = text_of(cs, w), *next = NULL;
-		if (text != NULL)
-			next = rc4_section_replace(buf, *outlen, w->name, text,
-						   outpath, outlen);
-		free(text);
-		free(buf);
-		buf = next;
+		put[np] = (struct rc4_section_put){ w->name, text_of(cs, g[k], w) };
+		failed = put[np++].text == NULL;
 	}
+	if (!failed)
+		buf = rc4_sections_put(old, len, put, np, outpath, outlen);
+	for (size_t k = 0; k < np; k++)
+		free((char *)put[k].text);
+	free(put);
+	free(g);
+	free(at);
 	return buf;
 }
 

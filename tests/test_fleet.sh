@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test_fleet.sh - a fleet file of 500 CPU models (issue 36 item 13): 500
+# hosts' files, one model each as --generate-conf writes it (about 8 KB:
+# record, history, speed tables; tests/fleetgen.py, sealed by seal.py),
+# merge into one file the library reads (each section its keys and its
+# record, rc4tune.conf(5) FLEETS), and the library's first use on it is
+# timed against its first use on a one-section file in the same run
+# (tests/firstuse): printed, and held only to a generous ratio.
+#
+# Environment (make check sets it): RC4TUNE, RC4TUNE_TEST_DATA, FIRSTUSE.
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
+: "${RC4TUNE_TEST_DATA:?set RC4TUNE_TEST_DATA to the source tests/}"
+: "${FIRSTUSE:?set FIRSTUSE to tests/firstuse}"
+command -v python3 >/dev/null || skip "no python3 for fleetgen.py"
+models=500
+
+mkdir "$tmp/hosts" || exit 99
+python3 "$RC4TUNE_TEST_DATA/fleetgen.py" $models "$tmp/hosts" || exit 99
+# sealed all at once: one file, its sections, split again
+cat "$tmp/hosts"/host*.conf >"$tmp/all.conf" && seal "$tmp/all.conf" &&
+	rm "$tmp/hosts"/host*.conf &&
+	awk -v d="$tmp/hosts" '/^\[/ { f = d "/host" n++ ".conf" } { print > f }' \
+		"$tmp/all.conf" || exit 99
+echo "$models hosts' files, $(wc -c <"$tmp/all.conf") bytes in all"
+"$RC4TUNE" --check-conf "$tmp/hosts/host0.conf" | grep -q "the tuner's" ||
+	fail "a host's file: its section not the tuner's"
+
+"$RC4TUNE" --merge "$tmp/hosts"/host*.conf --output "$tmp/fleet.conf" --quiet \
+	2>"$tmp/err" || { fail "the merge of $models models: exit $?"; cat "$tmp/err"; finish; }
+bytes=$(wc -c <"$tmp/fleet.conf" 2>/dev/null || echo 0)
+echo "fleet file: $(grep -c '^\[cpu ' "$tmp/fleet.conf") models, $bytes bytes (the library reads 262144)"
+[ "$(grep -c '^\[cpu ' "$tmp/fleet.conf")" -eq $models ] && [ "$bytes" -le 262144 ] &&
+	ok "$models models merged into one file the library reads" ||
+	fail "$models models: not one file the library reads"
+"$RC4TUNE" --check-conf "$tmp/fleet.conf" >"$tmp/out" 2>&1 &&
+	[ "$(grep -c "the tuner's (rc4tune" "$tmp/out")" -eq $models ] &&
+	ok "--check-conf: every section the tuner's, sealed" ||
+	{ fail "--check-conf on the fleet file"; tail -5 "$tmp/out"; }
+grep -q '^; written by' "$tmp/fleet.conf" || grep -q '^;@ history' "$tmp/fleet.conf" &&
+	fail "tables or history in the fleet file" || ok "no tables, no history"
+
+# the library's first use: median of 9 runs, a one-section file against
+# the fleet file (the same runs on both: kernel chosen and self-tested)
+sed -n '/^\[/,$p' "$tmp/hosts/host0.conf" >"$tmp/one.conf"
+median() {
+	for _ in 1 2 3 4 5 6 7 8 9; do
+		RC4TUNE_CONF=$1 "$FIRSTUSE" | cut -d' ' -f1
+	done | sort -n | sed -n 5p
+}
+one=$(median "$tmp/one.conf") fleet=$(median "$tmp/fleet.conf")
+echo "first use: $one us on a one-section file, $fleet us on the $models-model file"
+[ "$fleet" -le $((10 * one + 2000)) ] &&
+	ok "first use on $models models within 10 times (+2 ms) that on one section" ||
+	fail "first use on the fleet file: $fleet us against $one us"
+finish
