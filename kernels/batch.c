@@ -10,15 +10,11 @@
 
 #include "batch.h"
 #include "cpufeat.h"
+#include "lanes.h"
 #include "loop.h"
 #include "wipe.h"
 
-/* The key repeated to 256 bytes (and 16 bytes of slack for the copies),
- * so that the schedules of keys of different lengths still move in
- * lockstep, reading kx[i] instead of tracking each key's own index. */
-#define KX_LEN (256 + 16)
-
-static void expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 {
 	size_t have = len;
 
@@ -33,13 +29,13 @@ static void expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 			memcpy(kx + have + o, kx + o, 16);
 }
 
-static const uint8_t ident_c[256] = {
+const uint8_t rc4k_ident_c[256] = {
 #define B4(n) n, n + 1, n + 2, n + 3
 #define B16(n) B4(n), B4(n + 4), B4(n + 8), B4(n + 12)
 #define B64(n) B16(n), B16(n + 16), B16(n + 32), B16(n + 48)
 	B64(0), B64(64), B64(128), B64(192)
 };
-static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
+const uint32_t rc4k_ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 #undef B64
 #undef B16
 #undef B4
@@ -78,7 +74,7 @@ static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 		RC4K_REP##L(KSA_DECL)                                         \
 		for (unsigned l = 0; l < (L); l++) {                          \
 			memcpy(S[l], ident, sizeof ident);                    \
-			expand_key(kx[l], key[l], len[l]);                    \
+			rc4k_expand_key(kx[l], key[l], len[l]);               \
 		}                                                             \
 		for (unsigned i = 0; i < 256; i++) {                          \
 			RC4K_REP##L(KSA_STEP)                                 \
@@ -124,8 +120,7 @@ static const uint32_t ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
 	}
 #define PRGA_SAVE(l) st[l]->y = y##l;
 
-/* Whether the L lanes share x (a single lane always does). */
-static int in_step(struct rc4k_state *const *st, unsigned lanes)
+int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 {
 	for (unsigned l = 1; l < lanes; l++)
 		if (st[l]->x != st[0]->x)
@@ -133,24 +128,13 @@ static int in_step(struct rc4k_state *const *st, unsigned lanes)
 	return 1;
 }
 
-/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
- * 1-lane instance). */
-#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
-	static void fn(struct rc4k_state *const *st, size_t len,             \
-		       const uint8_t *const *in, uint8_t *const *out)        \
+/* LEN bytes of L streams in step, lane l's entries in S[l] (the copy or
+ * the state itself): x, the lanes' y and keystream words in registers. */
+#define PRGA_RUN(L)                                                           \
 	{                                                                     \
-		typedef T ent;                                                \
-		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
 		unsigned x = st[0]->x;                                        \
 		size_t n = 0;                                                 \
-		if (!in_step(st, L)) {                                        \
-			for (unsigned l = 0; l < (L); l++)                    \
-				one(st + l, len, in + l, out + l);            \
-			return;                                               \
-		}                                                             \
 		RC4K_REP##L(PRGA_DECL)                                        \
-		for (unsigned l = 0; l < (L); l++)                            \
-			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
 		for (; len - n >= 8; n += 8) {                                \
 			RC4K_UNROLL(8)                                        \
 			for (unsigned b = 0; b < 8; b++) {                    \
@@ -163,20 +147,39 @@ static int in_step(struct rc4k_state *const *st, unsigned lanes)
 			x = (x + 1) & 0xff;                                   \
 			RC4K_REP##L(PRGA_BYTE)                                \
 		}                                                             \
-		for (unsigned l = 0; l < (L); l++) {                          \
-			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
+		for (unsigned l = 0; l < (L); l++)                            \
 			st[l]->x = x;                                         \
-		}                                                             \
 		RC4K_REP##L(PRGA_SAVE)                                        \
 	}
+#define PRGA_PTR(l) (ent *)&st[l]->s,
 
-typedef void ksa_fn(struct rc4k_state *const *st, const uint8_t *const *key,
-		    const size_t *len);
-typedef void prga_fn(struct rc4k_state *const *st, size_t len,
-		     const uint8_t *const *in, uint8_t *const *out);
+/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
+ * 1-lane instance).  Short runs (RC4K_SHORT) step the states in place:
+ * copying them would cost more than the steps. */
+#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
+	static void fn(struct rc4k_state *const *st, size_t len,             \
+		       const uint8_t *const *in, uint8_t *const *out)        \
+	{                                                                     \
+		typedef T ent;                                                \
+		if (!rc4k_in_step(st, L)) {                                   \
+			for (unsigned l = 0; l < (L); l++)                    \
+				one(st + l, len, in + l, out + l);            \
+			return;                                               \
+		}                                                             \
+		if (RC4K_SHORT(len, sizeof(T))) {                             \
+			T *const S[L] = { RC4K_REP##L(PRGA_PTR) };            \
+			PRGA_RUN(L)                                           \
+			return;                                               \
+		}                                                             \
+		_Alignas(64) T S[L][RC4K_LOCAL(T)];                           \
+		for (unsigned l = 0; l < (L); l++)                            \
+			memcpy(S[l], st[l]->s.M, 256 * sizeof(T));            \
+		PRGA_RUN(L)                                                   \
+		for (unsigned l = 0; l < (L); l++)                            \
+			memcpy(st[l]->s.M, S[l], 256 * sizeof(T));            \
+	}
 
-/* A family: the 1-, 2-, 4- and 8-lane loops for one state layout, indexed
- * by log2 of the lane count. */
+/* A family: the 1-, 2-, 4- and 8-lane loops for one state layout. */
 #define RC4K_BATCH_FAMILY(fam, T, M, ident)                                 \
 	RC4K_BATCH_KSA(fam##_ksa1, T, M, 1, ident)                          \
 	RC4K_BATCH_KSA(fam##_ksa2, T, M, 2, ident)                          \
@@ -186,10 +189,11 @@ typedef void prga_fn(struct rc4k_state *const *st, size_t len,
 	RC4K_BATCH_PRGA(fam##_prga2, T, M, 2, fam##_prga1)                  \
 	RC4K_BATCH_PRGA(fam##_prga4, T, M, 4, fam##_prga1)                  \
 	RC4K_BATCH_PRGA(fam##_prga8, T, M, 8, fam##_prga1)                  \
-	static ksa_fn *const fam##_ksa[] = { fam##_ksa1, fam##_ksa2,        \
-					     fam##_ksa4, fam##_ksa8 };      \
-	static prga_fn *const fam##_prga[] = { fam##_prga1, fam##_prga2,    \
-					       fam##_prga4, fam##_prga8 };
+	const struct rc4k_lanes rc4k_lanes_##fam = {                        \
+		{ fam##_ksa1, fam##_ksa2, fam##_ksa4, fam##_ksa8 },         \
+		{ fam##_prga1, fam##_prga2, fam##_prga4, fam##_prga8 },     \
+		NULL,                                                       \
+	};
 
 /* log2 of the largest group (at most 2^G lanes) that LEFT keys fill: full
  * groups while they last, then at most one of each smaller power of two. */
@@ -221,145 +225,65 @@ static unsigned group_log(size_t left, unsigned g)
 #define RC4K_BELOW_PRGA(n, G, W) \
 	((RC4K_LANES(n, G) + 1) * (256 * (W) + 64) + RC4K_SLACK)
 
+/* F's loops for 2^G lanes. */
+static rc4k_ksa_fn *ksa_of(const struct rc4k_lanes *f, size_t g)
+{
+	return f->ksa[g] ? f->ksa[g] : f->base->ksa[g];
+}
+
+static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
+{
+	return f->prga[g] ? f->prga[g] : f->base->prga[g];
+}
+
 /* One registry entry: FAM's loops with up to 2^G lanes.  Their frames
  * held copies of the lanes' states and keys, and spilled keystream words:
  * cleared once all groups ran.  (Clearing in each group cost several
  * times more; moving the copies into this frame, cleared here, made the
  * int loops' key schedules up to 8 % slower on Zen 4, for no reason the
  * generated loops showed.) */
-#define RC4K_BATCH_DEFINE(var, nm, sum, fam, G, W, companion, use)          \
-	static void var##_set_keys(const struct rc4k *one,                  \
-				   struct rc4k_state *const *st, size_t n,  \
-				   const uint8_t *const *key,               \
-				   const size_t *len)                       \
+#define LANES(id, nm, sum, fam, G, W, companion, needs)                     \
+	extern const struct rc4k_lanes rc4k_lanes_##fam;                    \
+	extern const struct rc4k rc4k_##companion;                          \
+	static void id##_set_keys(const struct rc4k *one,                   \
+				  struct rc4k_state *const *st, size_t n,   \
+				  const uint8_t *const *key,                \
+				  const size_t *len)                        \
 	{                                                                   \
 		(void)one;                                                  \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
-			fam##_ksa[g](st + i, key + i, len + i);             \
+			ksa_of(&rc4k_lanes_##fam, g)(st + i, key + i,       \
+						     len + i);              \
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_KSA(n, G, W));                   \
 	}                                                                   \
-	static void var##_crypt_many(const struct rc4k *one,                \
-				     struct rc4k_state *const *st,          \
-				     size_t n, size_t len,                  \
-				     const uint8_t *const *in,              \
-				     uint8_t *const *out)                   \
+	static void id##_crypt_many(const struct rc4k *one,                 \
+				    struct rc4k_state *const *st, size_t n, \
+				    size_t len, const uint8_t *const *in,   \
+				    uint8_t *const *out)                    \
 	{                                                                   \
 		(void)one;                                                  \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
-			fam##_prga[g](st + i, len, in + i, out + i);        \
+			prga_of(&rc4k_lanes_##fam, g)(st + i, len, in + i,  \
+						      out + i);             \
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_PRGA(n, G, W));                  \
 	}                                                                   \
-	const struct rc4k_batch var = {                                     \
-		.info = { .name = nm, .summary = sum, .usable = use,        \
+	const struct rc4k_batch rc4k_##id = {                               \
+		.info = { .name = nm, .summary = sum,                       \
+			  .usable = RC4K_NEEDS_##needs,                     \
 			  .kind = RC4K_BATCH, .width = W },                 \
-		.lanes = 1u << (G), .single = &companion,                   \
-		.set_keys = var##_set_keys, .crypt_many = var##_crypt_many, \
-	}
+		.lanes = 1u << (G), .single = &rc4k_##companion,            \
+		.set_keys = id##_set_keys, .crypt_many = id##_crypt_many,   \
+	};
 
-extern const struct rc4k rc4k_char_8x_chunk, rc4k_int_8x;
+RC4K_BATCH_FAMILY(char, uint8_t, c, rc4k_ident_c)
+RC4K_BATCH_FAMILY(int, uint32_t, i, rc4k_ident_i)
 
-RC4K_BATCH_FAMILY(char, uint8_t, c, ident_c)
-RC4K_BATCH_FAMILY(int, uint32_t, i, ident_i)
-
-RC4K_BATCH_DEFINE(rc4k_char_2lane, "char-2lane",
-		  "8-bit state, 2 streams interleaved", char, 1, 1,
-		  rc4k_char_8x_chunk, NULL);
-RC4K_BATCH_DEFINE(rc4k_char_4lane, "char-4lane",
-		  "8-bit state, 4 streams interleaved", char, 2, 1,
-		  rc4k_char_8x_chunk, NULL);
-RC4K_BATCH_DEFINE(rc4k_char_8lane, "char-8lane",
-		  "8-bit state, 8 streams interleaved", char, 3, 1,
-		  rc4k_char_8x_chunk, NULL);
-RC4K_BATCH_DEFINE(rc4k_int_2lane, "int-2lane",
-		  "32-bit state, 2 streams interleaved", int, 1, 4,
-		  rc4k_int_8x, NULL);
-RC4K_BATCH_DEFINE(rc4k_int_4lane, "int-4lane",
-		  "32-bit state, 4 streams interleaved", int, 2, 4,
-		  rc4k_int_8x, NULL);
-RC4K_BATCH_DEFINE(rc4k_int_8lane, "int-8lane",
-		  "32-bit state, 8 streams interleaved", int, 3, 4,
-		  rc4k_int_8x, NULL);
-
-#ifdef RC4TUNE_X86_64
-#include "x86_64/layout.h"
-
-_Static_assert(KX_LEN == KX_STRIDE, "batch.S: the lanes' keys");
-
-/* The cores of x86_64/batch.S: an 8-lane key schedule, and a 4-lane
- * keystream with all lanes' loads of a step before any of its stores (see
- * there), which gcc's C does not keep in registers. */
-void rc4k_x86_ksa8_char(uint8_t *blk);
-void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
-			 const uint8_t *const *in, uint8_t *const *out);
-
-static void char_x86_ksa8(struct rc4k_state *const *st,
-			  const uint8_t *const *key, const size_t *len)
-{
-	/* the lanes' S at l*256, then their keys at 2048 + l*KX_LEN (batch.S
-	 * has these offsets as KX and KX_STRIDE) */
-	_Alignas(64) uint8_t blk[8 * 256 + 8 * KX_LEN];
-
-	for (unsigned l = 0; l < 8; l++) {
-		memcpy(blk + 256 * l, ident_c, 256);
-		expand_key(blk + 8 * 256 + KX_LEN * l, key[l], len[l]);
-	}
-	rc4k_x86_ksa8_char(blk);
-	for (unsigned l = 0; l < 8; l++) {
-		memcpy(st[l]->s.c, blk + 256 * l, 256);
-		st[l]->x = st[l]->y = 0;
-	}
-}
-
-/* Whole 16-byte blocks in assembly; the tail, and lanes out of step, in C. */
-static void char_x86_prga4(struct rc4k_state *const *st, size_t len,
-			   const uint8_t *const *in, uint8_t *const *out)
-{
-	_Alignas(64) uint8_t S[4 * 256];
-	uint32_t xy[5];
-	const uint8_t *tin[4];
-	uint8_t *tout[4];
-	size_t done = len & ~(size_t)15;
-
-	if (done == 0 || !in_step(st, 4)) {
-		char_prga4(st, len, in, out);
-		return;
-	}
-	xy[0] = st[0]->x;
-	for (unsigned l = 0; l < 4; l++) {
-		memcpy(S + 256 * l, st[l]->s.c, 256);
-		xy[1 + l] = st[l]->y;
-	}
-	rc4k_x86_prga4_char(S, xy, done / 16, in, out);
-	for (unsigned l = 0; l < 4; l++) {
-		memcpy(st[l]->s.c, S + 256 * l, 256);
-		st[l]->x = xy[0];
-		st[l]->y = xy[1 + l];
-		tin[l] = in[l] + done;
-		tout[l] = out[l] + done;
-	}
-	if (len > done)
-		char_prga4(st, len - done, tin, tout);
-}
-
-/* Eight lanes: two 4-lane groups (the core has no registers for more). */
-static void char_x86_prga8(struct rc4k_state *const *st, size_t len,
-			   const uint8_t *const *in, uint8_t *const *out)
-{
-	char_x86_prga4(st, len, in, out);
-	char_x86_prga4(st + 4, len, in + 4, out + 4);
-}
-
-static ksa_fn *const char_x86_ksa[] = { char_ksa1, char_ksa2, char_ksa4,
-					char_x86_ksa8 };
-static prga_fn *const char_x86_prga[] = { char_prga1, char_prga2,
-					  char_x86_prga4, char_x86_prga8 };
-
-RC4K_BATCH_DEFINE(rc4k_char_8lane_asm, "char-8lane-asm",
-		  "8-bit state, 8 streams in asm (keystream as 2x4, loads "
-		  "before stores)",
-		  char_x86, 3, 1, rc4k_char_8x_chunk, rc4k_have_sse41);
-#endif
+/* Every lane kernel's descriptor, from its LANES line. */
+#define SINGLE(id)
+#define ASM(id, ...)
+#define BATCH(id)
+#include "registry.def"

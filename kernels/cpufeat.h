@@ -15,4 +15,10 @@ int rc4k_have_avx512bw_vl(void);
  * (CPUID 0x80000007 EDX bit 8): 1 or 0; 0 off x86. */
 int rc4k_have_invariant_tsc(void);
 
+/* The usable() check of what a registry.def line NEEDS: SSE2 and all else
+ * the x86-64 loops use is baseline x86-64. */
+#define RC4K_NEEDS_ANY NULL
+#define RC4K_NEEDS_SSE41 rc4k_have_sse41
+#define RC4K_NEEDS_AVX512BWVL rc4k_have_avx512bw_vl
+
 #endif

@@ -11,19 +11,23 @@
 #define SINGLE(id) extern const struct rc4k rc4k_##id;
 #define ASM(id, ...) SINGLE(id)
 #define BATCH(id) extern const struct rc4k_batch rc4k_##id;
+#define LANES(id, ...) BATCH(id)
 #include "registry.def"
 #undef SINGLE
 #undef ASM
 #undef BATCH
+#undef LANES
 
 const struct rc4k_info *const rc4k_registry[] = {
 #define SINGLE(id) &rc4k_##id.info,
 #define ASM(id, ...) SINGLE(id)
 #define BATCH(id) SINGLE(id)
+#define LANES(id, ...) SINGLE(id)
 #include "registry.def"
 #undef SINGLE
 #undef ASM
 #undef BATCH
+#undef LANES
 	NULL,
 };
 

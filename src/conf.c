@@ -116,6 +116,22 @@ static void too_big(char *why, size_t whysize)
 	snprintf(why, whysize, "larger than %d bytes", RC4_CONF_MAX_SIZE);
 }
 
+/* Whether the file PATH, with stat ST, is one the library reads: a
+ * regular file within the size limit that it trusts.  0, or -1 with WHY
+ * set. */
+static int file_ok(const char *path, const struct stat *st, char *why,
+		   size_t whysize)
+{
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, whysize, "%s, not a regular file",
+			 file_kind(st->st_mode));
+	else if (st->st_size > RC4_CONF_MAX_SIZE)
+		too_big(why, whysize); /* not even read */
+	else
+		return trusted(path, st, why, whysize);
+	return -1;
+}
+
 /* The file's bytes, or NULL: with *MISSING set when it does not exist,
  * else with WHY saying why it is refused. */
 static char *load(const char *path, size_t *len, int *missing, char *why,
@@ -136,15 +152,21 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 	}
 	if (fstat(fd, &st) != 0)
 		snprintf(why, whysize, "cannot stat: %s", strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		snprintf(why, whysize, "%s, not a regular file",
-			 file_kind(st.st_mode));
-	else if (st.st_size > RC4_CONF_MAX_SIZE)
-		too_big(why, whysize); /* not even read */
-	else if (trusted(path, &st, why, whysize) == 0)
+	else if (file_ok(path, &st, why, whysize) == 0)
 		buf = slurp(fd, (size_t)st.st_size, len, why, whysize);
 	close(fd);
 	return buf;
+}
+
+int rc4_conf_trusted(const char *path, char *why, size_t whysize)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		snprintf(why, whysize, "cannot stat: %s", strerror(errno));
+		return -1;
+	}
+	return file_ok(path, &st, why, whysize);
 }
 
 /* The first line inih would misread, or 0; *WHAT says how. */
@@ -235,8 +257,9 @@ static int on_entry(void *user, const char *section, const char *name,
 	rc4_section_key(section, strlen(section), sec);
 	if (r->hooks != NULL && r->hooks->entry != NULL)
 		r->hooks->entry(r->hooks->arg, r->line, sec, name, value);
-	int slot = strcmp(sec, "default") == 0 ? RC4_CONF_DEFAULT
-		   : strcmp(sec, "pin") == 0	  ? RC4_CONF_PIN
+	enum rc4_section_kind is = rc4_section_kind(sec);
+	int slot = is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
+		   : is == RC4_SECTION_PIN   ? RC4_CONF_PIN
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
@@ -246,7 +269,7 @@ static int on_entry(void *user, const char *section, const char *name,
 		if (slot < 0) {
 			/* A section, not each of its keys: one section
 			 * that sets the key three times is one CPU. */
-			if (strncmp(sec, "cpu ", 4) == 0 &&
+			if (is == RC4_SECTION_CPU &&
 			    strcmp(sec, r->counted[kind]) != 0) {
 				r->conf->others[kind]++;
 				memcpy(r->counted[kind], sec, sizeof sec);
@@ -280,10 +303,9 @@ static const char *parse_error(const char *buf, size_t len, int line)
 		       : "not \"key = value\", a [section], a comment or blank";
 }
 
-/* rc4_conf_read after the file is read: BUF's LEN bytes. */
-static int parse(const char *buf, size_t len, const char *section,
-		 struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
-		 char *why, size_t whysize)
+int rc4_conf_parse(const char *buf, size_t len, const char *section,
+		   struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
+		   char *why, size_t whysize)
 {
 	const char *what;
 	int bad = 0, rc = -1;
@@ -332,7 +354,7 @@ int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 	char *buf = load(path, &len, &missing, why, whysize);
 	if (buf == NULL)
 		return missing ? 1 : -1;
-	int rc = parse(buf, len, section, conf, hooks, why, whysize);
+	int rc = rc4_conf_parse(buf, len, section, conf, hooks, why, whysize);
 	free(buf);
 	return rc;
 }
@@ -350,7 +372,7 @@ int rc4_conf_check(const char *buf, size_t len, int *line, char *why,
 		   size_t whysize)
 {
 	struct rc4_conf conf;
-	int rc = parse(buf, len, NULL, &conf, NULL, why, whysize);
+	int rc = rc4_conf_parse(buf, len, NULL, &conf, NULL, why, whysize);
 
 	*line = conf.bad_line;
 	return rc;

@@ -60,12 +60,27 @@ struct rc4_conf_hooks {
 /* Room for the reason rc4_conf_read gives for refusing a file. */
 #define RC4_CONF_WHY_MAX 512
 
-/* Read PATH and collect what it says for SECTION (a "cpu VENDOR FAMILY
- * MODEL" name, or NULL) and [default].  Returns 0 when read, 1 when PATH
- * does not exist, -1 when the file is refused as a whole: then WHY gets
- * the reason and conf->bad_line the line at fault. */
+/* Collect what a config's bytes, BUF (LEN of them, in memory), say for
+ * SECTION (a "cpu VENDOR FAMILY MODEL" name, or NULL), [pin] and
+ * [default], with the checks the library makes on a file's bytes (size,
+ * lines, inih).  Returns 0, or -1 when they are refused as a whole: then
+ * WHY gets the reason and conf->bad_line the line at fault. */
+int rc4_conf_parse(const char *buf, size_t len, const char *section,
+		   struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
+		   char *why, size_t whysize);
+
+/* Read PATH (a file the library trusts: see above) and rc4_conf_parse its
+ * bytes.  Returns 0 when read, 1 when PATH does not exist, -1 when the
+ * file is refused as a whole (WHY and conf->bad_line as there; bad_line
+ * 0 when the file itself is refused). */
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
+
+/* Whether rc4_conf_read would read PATH at all, without reading it: a
+ * regular file within the size limit, trusted (owner, mode, directories).
+ * 0, or -1 with WHY set: for bytes already read, which rc4_conf_parse
+ * then reads as the library would. */
+int rc4_conf_trusted(const char *path, char *why, size_t whysize);
 
 /* The bytes of PATH, read as rc4_conf_read reads them (a regular file it
  * trusts, within the size limit), malloc'ed and NUL-terminated, *LEN of

@@ -61,15 +61,12 @@ const struct rc4k_info *rc4_current(enum rc4k_kind kind)
 /* Switch KIND to the kernel NAME, unless it is unknown or may not run. */
 static int use(enum rc4k_kind kind, const char *name)
 {
-	const struct rc4k_info *k = name ? rc4k_find(kind, name) : NULL;
+	const char *why;
+	const struct rc4k_info *k = rc4_kernel_usable(kind, name, NULL, &why);
 
 	rc4_current(kind); /* a later first-use selection must not undo this */
 	if (k == NULL) {
-		errno = name ? ENOENT : EINVAL;
-		return -1;
-	}
-	if (rc4k_refused(k) != NULL) {
-		errno = ENOTSUP;
+		errno = name == NULL ? EINVAL : why ? ENOTSUP : ENOENT;
 		return -1;
 	}
 	atomic_store_explicit(&current[kind], k, memory_order_release);

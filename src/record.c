@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* record.c - the record of a section the tuner wrote: read, checked,
- * written and sealed (section.h; rc4tune.conf(5), THE RECORD). */
+ * written and sealed (record.h; rc4tune.conf(5), THE RECORD). */
 #include <config.h>
 
 #include <inttypes.h>
@@ -10,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include "iniline.h"
-#include "section.h"
+#include "inibuild.h" /* RC4_CONF_MAX_LINE */
+#include "record.h"
 
 #define SUM_FIELD "sum="
 #define SUM_DIGITS 16

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* section.c - which section is a CPU's, and sections found in and put into
- * a file's bytes (section.h).  Lines are read as inih reads them
+/* section.c - which section is a CPU's, what kind a section is, and
+ * sections found in and put into a file's bytes (section.h).  Lines are read as inih reads them
  * (iniline.h).  A section spans from its header to the next; when one is
  * replaced, the comments after its last key stay, since they usually
  * describe the next section. */
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "iniline.h"
 #include "section.h"
 
@@ -43,6 +44,58 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 	else
 		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d %d", vendor,
 			 cpu->family, cpu->model);
+}
+
+int rc4_section_here(struct rc4_cpu *cpu, char name[RC4_SECTION_MAX],
+		     const char **why)
+{
+	name[0] = '\0';
+	if (rc4_cpu_identify(cpu, why) != 0)
+		return -1;
+	rc4_section_name(cpu, name);
+	return 0;
+}
+
+/* The number at S in rc4_section_name's spelling: its length, or 0. */
+static size_t number_ok(const char *s)
+{
+	size_t n;
+
+	if (s[0] == '0' && s[1] == 'x') {
+		n = strspn(s + 2, "0123456789abcdef");
+		return n == 0 || n > 8 ? 0 : n + 2;
+	}
+	n = strspn(s, "0123456789");
+	return n == 0 || n > 9 || (n > 1 && s[0] == '0') ? 0 : n;
+}
+
+bool rc4_section_cpu_ok(const char *s)
+{
+	if (strncmp(s, "cpu ", 4) != 0)
+		return false;
+	s += 4;
+	size_t n = strcspn(s, " ");
+	if (n == 0 || s[n] != ' ')
+		return false;
+	s += n + 1;
+	if ((n = number_ok(s)) == 0 || s[n] != ' ')
+		return false;
+	s += n + 1;
+	return (n = number_ok(s)) != 0 && s[n] == '\0';
+}
+
+enum rc4_section_kind rc4_section_kind(const char *name)
+{
+	if (strcmp(name, "pin") == 0)
+		return RC4_SECTION_PIN;
+	if (strcmp(name, "default") == 0)
+		return RC4_SECTION_DEFAULT;
+	if (strncmp(name, "cpu ", 4) == 0)
+		return RC4_SECTION_CPU;
+	if (strncasecmp(name, "cpu", 3) == 0 &&
+	    (name[3] == '\0' || isspace((unsigned char)name[3])))
+		return RC4_SECTION_CPU_LIKE;
+	return RC4_SECTION_OTHER;
 }
 
 void rc4_section_key(const char *raw, size_t n,
@@ -138,6 +191,52 @@ void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
 		start = end;
 		line = t.num;
 	}
+}
+
+struct collecting {
+	struct rc4_sections *ss;
+	const char *path;
+	rc4_section_keep_fn *keep;
+	void *arg;
+};
+
+static void collect_one(void *arg, const struct rc4_section *s)
+{
+	struct collecting *c = arg;
+	struct rc4_sections *ss = c->ss;
+
+	if (ss->failed || (c->keep != NULL && !c->keep(c->arg, s)))
+		return;
+	if (ss->n == ss->cap) {
+		/* doubling: a realloc a section copied them all each time,
+		 * minutes for a file of thousands of sections under ASan */
+		size_t cap = ss->cap ? 2 * ss->cap : 16;
+		struct rc4_section *more = realloc(ss->s, cap * sizeof *more);
+		if (more == NULL) {
+			ss->failed = true;
+			return;
+		}
+		ss->s = more;
+		ss->cap = cap;
+	}
+	ss->s[ss->n] = *s;
+	ss->s[ss->n++].path = c->path;
+}
+
+int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
+			 size_t len, const char *path,
+			 rc4_section_keep_fn *keep, void *arg)
+{
+	struct collecting c = { ss, path, keep, arg };
+
+	rc4_section_walk(buf, len, collect_one, &c);
+	return ss->failed ? -1 : 0;
+}
+
+void rc4_sections_free(struct rc4_sections *ss)
+{
+	free(ss->s);
+	*ss = (struct rc4_sections){ 0 };
 }
 
 struct finding {

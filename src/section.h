@@ -1,20 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* section.h - a CPU's section of rc4tune.conf, in one place: which
- * section is whose (the one identity), found in a file's bytes, read into
- * its keys and its record, built and sealed, and put back: old bytes in,
- * new bytes out.  The library's reader, the tuner's writer and merges,
- * --explain and --check-conf all go through it (rc4tune.conf(5), THE
- * RECORD, documents the record's format):
- *
- *   [cpu AuthenticAMD 25 17]
- *   ;@ rc4tune v=1 at=2026-12-01T00:23:05Z by=0.1.0 sum=0123456789abcdef
- *   ;@ result key=kernel value=char-16x-sse41 confidence=high why=-
- *   ;@ history key=kernel at=2026-12-01T00:23:05Z confidence=high scores=char-16x-sse41:1.000,...
- *   kernel = char-16x-sse41
- *
- * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
- * fields; fields a reader does not know are skipped, so later versions
- * can add some. */
+/* section.h - the sections of rc4tune.conf, in one place: which section is
+ * a CPU's (the one identity) and what kind a section is, sections found in
+ * a file's bytes and read into their keys and their record (record.h),
+ * and a section put back: old bytes in, new bytes out.  The library's
+ * reader, the tuner's writer and merges, --explain and --check-conf all go
+ * through it.  Implemented by section.c; record.c implements record.h. */
 #ifndef RC4_SECTION_H
 #define RC4_SECTION_H
 
@@ -23,6 +13,7 @@
 #include "cpu.h"
 #include "inibuild.h"
 #include "kernels/kernel.h"
+#include "record.h"
 
 /* --- The identity: which section is a CPU's. */
 
@@ -36,64 +27,35 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX]);
 void rc4_section_key(const char *raw, size_t n,
 		     char out[RC4_CONF_MAX_SECTION + 1]);
 
+/* This CPU identified (cpu.h) into CPU, and its section's name into
+ * NAME: 0, or -1 with *WHY saying why it is not known (NAME is then ""). */
+int rc4_section_here(struct rc4_cpu *cpu, char name[RC4_SECTION_MAX],
+		     const char **why);
+
+/* Whether NAME is a CPU's section name as rc4_section_name writes them on
+ * any architecture: "cpu VENDOR FAMILY MODEL", single spaces, numbers in
+ * decimal without leading zeros or as 0x and lowercase hex digits. */
+bool rc4_section_cpu_ok(const char *name);
+
+/* --- What a section is. */
+
+/* The kinds of section the format has (rc4tune.conf(5)). */
+enum rc4_section_kind {
+	RC4_SECTION_OTHER,   /* none of these: the library ignores it */
+	RC4_SECTION_PIN,     /* [pin]: the sysadmin's, outranks the rest */
+	RC4_SECTION_DEFAULT, /* [default]: for CPUs with no section */
+	RC4_SECTION_CPU,     /* [cpu ...]: some CPU's, matched by its name */
+	/* Not a CPU's to the library, but meant as one: its first word is
+	 * "cpu" in another case, or without a blank after it. */
+	RC4_SECTION_CPU_LIKE,
+};
+
+/* The kind of the section NAME (a key as rc4_section_key makes it). */
+enum rc4_section_kind rc4_section_kind(const char *name);
+
 /* Whether the header name RAW (N bytes) names the section NAME: its key is
  * NAME byte for byte ("[cpu  X 6 15]", two blanks, is another section). */
 bool rc4_section_is(const char *raw, size_t n, const char *name);
-
-/* --- The record. */
-
-#define RC4_RECORD_VERSION 1
-#define RC4_RECORD_PREFIX ";@ "
-/* Runs a key's history keeps, newest first, and kernels each run lists:
- * a few lines per key under the reader's line limit, so a fleet's file
- * stays far below the size limit. */
-#define RC4_RECORD_RUNS 4
-#define RC4_RECORD_LEADERS 4
-#define RC4_RECORD_NAME_MAX 40
-#define RC4_RECORD_TIME_MAX 21 /* "2026-12-01T00:23:05Z" */
-
-/* Whose a section is.  Only the tuner's may a tuner run replace. */
-enum rc4_owner {
-	RC4_OWNER_TUNER,     /* a record whose checksum matches */
-	RC4_OWNER_HAND,      /* no record: written by a person */
-	RC4_OWNER_EDITED,    /* a record whose checksum no longer matches */
-	RC4_OWNER_UNTRUSTED, /* a record with values rc4tune never writes */
-};
-
-/* One earlier run of one key: scores relative to that run's best, each
- * finite and in (0, 1]. */
-struct rc4_record_run {
-	char at[RC4_RECORD_TIME_MAX];
-	bool uncertain;
-	int n;
-	struct rc4_record_score {
-		char name[RC4_RECORD_NAME_MAX];
-		double score;
-	} lead[RC4_RECORD_LEADERS];
-};
-
-struct rc4_record {
-	enum rc4_owner owner;
-	char at[RC4_RECORD_TIME_MAX], by[RC4_RECORD_NAME_MAX];
-	struct rc4_record_key {
-		bool present; /* a result line for this key */
-		char value[RC4_RECORD_NAME_MAX];
-		bool uncertain;
-		char why[RC4_RECORD_NAME_MAX]; /* reason codes, "-" if none */
-		int nruns;
-		struct rc4_record_run run[RC4_RECORD_RUNS];
-	} key[RC4K_KINDS];
-};
-
-/* The record of the section whose LEN bytes at TEXT start with its
- * header line, and whose it is by it. */
-void rc4_record_parse(const char *text, size_t len, struct rc4_record *r);
-
-/* Whose a section is, in words ("the tuner's", "a person's: ..."). */
-const char *rc4_owner_name(enum rc4_owner o);
-
-/* The current time as the record writes it. */
-void rc4_record_now(char at[RC4_RECORD_TIME_MAX]);
 
 /* --- Sections in a file's bytes. */
 
@@ -102,6 +64,7 @@ struct rc4_section {
 	const char *text; /* in the file's bytes */
 	size_t len;
 	int line;         /* its header's line, from 1 */
+	const char *path; /* its file, as rc4_sections_collect was told */
 	char name[RC4_CONF_MAX_SECTION + 1]; /* rc4_section_key's */
 	/* The last line of each kind's key (rc4k_kinds[].key) in it, and its
 	 * value as inih reads it; "" and 0 when there is none. */
@@ -122,27 +85,30 @@ typedef void rc4_section_fn(void *arg, const struct rc4_section *s);
 void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
 		      void *arg);
 
+/* Sections kept from files' bytes, in order, in an array that doubles:
+ * S[0..N).  Their text points into the bytes they came from. */
+struct rc4_sections {
+	struct rc4_section *s;
+	size_t n, cap;
+	bool failed; /* out of memory: some were not kept */
+};
+
+/* Keep in SS each section of the file PATH, whose bytes are BUF (LEN
+ * bytes), that KEEP (may be NULL: all) says to keep.  Returns 0, or -1
+ * when out of memory (SS->failed). */
+typedef bool rc4_section_keep_fn(void *arg, const struct rc4_section *s);
+int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
+			 size_t len, const char *path,
+			 rc4_section_keep_fn *keep, void *arg);
+
+void rc4_sections_free(struct rc4_sections *ss);
+
 /* The sections of BUF (LEN bytes) named NAME: how many there are; FIRST
  * (may be NULL) gets the first, THEIRS (may be NULL) the first that is
  * not the tuner's (theirs->line 0 when none is): a later duplicate speaks
  * too, since the library reads its keys last. */
 int rc4_section_find(const char *buf, size_t len, const char *name,
 		     struct rc4_section *first, struct rc4_section *theirs);
-
-/* The bytes of a section the tuner writes for NAME: its header, R's
- * record lines (R->at; by this version), COMMENT (whole lines, each
- * starting with ';'; may be NULL), then for each key R has a result for,
- * KEY = VALUE, `kernel = NAME` last; sealed with its checksum.  A history
- * line keeps as many of its leaders as fit the reader's line limit.
- * Malloc'ed and NUL-terminated, *LEN bytes (LEN may be NULL); NULL when
- * out of memory. */
-char *rc4_section_build(const char *name, const struct rc4_record *r,
-			const char *comment, size_t *len);
-
-/* Put the checksum of the section TEXT (LEN bytes, its header line first)
- * into its record's "rc4tune" line, as rc4_section_build does: for a
- * section whose record was written otherwise. */
-void rc4_section_seal(char *text, size_t len);
 
 /* OLD (LEN bytes, any bytes) with the section named NAME replaced by TEXT
  * (a whole section: header line first, '\n' line ends; they become "\r\n"

@@ -206,9 +206,10 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		const char *name = precedence[i](&s);
 		if (name == NULL)
 			continue;
-		const struct rc4k_info *k = in->find(kind, name);
-		const char *why = k == NULL ? NULL : rc4k_refused(k);
-		if (k != NULL && why == NULL) {
+		const char *why;
+		const struct rc4k_info *k =
+			rc4_kernel_usable(kind, name, in->find, &why);
+		if (k != NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
 						    s.conf_rc };
@@ -216,7 +217,7 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		}
 		bool cut = strlen(name) > SHOWN_MAX;
 		say(&s, "%s: \"%.*s%s\": %s%s; skipped", s.step, SHOWN_MAX, name,
-		    cut ? "..." : "", k ? why : "unknown ", k ? "" : ki->what);
+		    cut ? "..." : "", why ? why : "unknown ", why ? "" : ki->what);
 	}
 	say(&s, "chosen: %s (portable default)", ki->fallback->name);
 	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s.conf_rc };
@@ -228,6 +229,20 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   size_t size)
 {
 	return rc4_select_how(kind, in, trail, size, NULL);
+}
+
+const struct rc4k_info *rc4_kernel_usable(
+	enum rc4k_kind kind, const char *name,
+	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
+	const char **why)
+{
+	const struct rc4k_info *k =
+		name == NULL ? NULL : (find ? find : rc4k_find)(kind, name);
+	const char *refused = k != NULL ? rc4k_refused(k) : NULL;
+
+	if (why != NULL)
+		*why = refused;
+	return refused == NULL ? k : NULL;
 }
 
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)

@@ -70,6 +70,15 @@ void rc4_printable(char *s);
 /* TRAIL's lines to F, each after PREFIX. */
 void rc4_trail_print(FILE *f, const char *prefix, const char *trail);
 
+/* The kernel of KIND named NAME, looked up by FIND (NULL: rc4k_find), if
+ * it may run here (rc4k_refused: usable on this CPU, self-test passed);
+ * else NULL, and *WHY (WHY may be NULL) says why: rc4k_refused's reason,
+ * or NULL when there is no such kernel (or NAME is NULL). */
+const struct rc4k_info *rc4_kernel_usable(
+	enum rc4k_kind kind, const char *name,
+	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
+	const char **why);
+
 /* The kernel of KIND that new keys use; the first call in a process runs
  * the selection (current.c). */
 const struct rc4k_info *rc4_current(enum rc4k_kind kind);

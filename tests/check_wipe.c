@@ -396,6 +396,7 @@ static const char *const batch_ids[] = {
 #define SINGLE(id)
 #define ASM(id, ...)
 #define BATCH(id) #id,
+#define LANES(id, ...) BATCH(id)
 #include "kernels/registry.def"
 };
 

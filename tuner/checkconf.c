@@ -4,13 +4,11 @@
  * file every line and every key. */
 #include <config.h>
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "checkconf.h"
 #include "iniline.h"
 #include "section.h"
@@ -46,36 +44,6 @@ static void note(struct check *c, int line, bool error, const char *fmt, ...)
 	va_end(ap);
 	rc4_printable(msg);
 	c->note(c->arg, line, error, msg);
-}
-
-/* "cpu VENDOR FAMILY MODEL": single spaces, numbers in decimal without
- * leading zeros or as 0x and lowercase hex digits (an ARM part, an s390x
- * machine type), as rc4_section_name writes them on any architecture. */
-static bool cpu_section_ok(const char *s)
-{
-	if (strncmp(s, "cpu ", 4) != 0)
-		return false;
-	s += 4;
-	size_t n = strcspn(s, " ");
-	if (n == 0 || s[n] != ' ')
-		return false;
-	s += n + 1;
-	for (int field = 0; field < 2; field++) {
-		if (s[0] == '0' && s[1] == 'x') {
-			s += 2;
-			n = strspn(s, "0123456789abcdef");
-			if (n == 0 || n > 8)
-				return false;
-		} else {
-			n = strspn(s, "0123456789");
-			if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
-				return false;
-		}
-		s += n;
-		if (field == 0 && *s++ != ' ')
-			return false;
-	}
-	return *s == '\0';
 }
 
 /* FNV-1a: section names are short and few collide. */
@@ -125,17 +93,17 @@ static bool room(struct check *c)
  * whether it appeared before. */
 static void enter_section(struct check *c, int line, const char *sec)
 {
-	if (strncasecmp(sec, "cpu", 3) == 0 &&
-	    (sec[3] == '\0' || isspace((unsigned char)sec[3]))) {
-		if (!cpu_section_ok(sec))
-			note(c, line, true,
-			     "malformed section [%s]: want [cpu VENDOR FAMILY "
-			     "MODEL], single spaces, numbers in decimal "
-			     "or 0x and lowercase hex",
-			     sec);
-	} else if (strcmp(sec, "default") != 0 && strcmp(sec, "pin") != 0) {
+	enum rc4_section_kind kind = rc4_section_kind(sec);
+
+	if ((kind == RC4_SECTION_CPU || kind == RC4_SECTION_CPU_LIKE) &&
+	    !rc4_section_cpu_ok(sec))
+		note(c, line, true,
+		     "malformed section [%s]: want [cpu VENDOR FAMILY MODEL], "
+		     "single spaces, numbers in decimal or 0x and lowercase "
+		     "hex",
+		     sec);
+	else if (kind == RC4_SECTION_OTHER)
 		note(c, line, false, "unknown section [%s]: ignored", sec);
-	}
 	if (!room(c)) {
 		c->oom = true;
 		return;
@@ -179,19 +147,18 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 static void check_kernel(struct check *c, int num, enum rc4k_kind kind,
 			 const char *sec, const char *value)
 {
-	const struct rc4k_info *k = rc4k_find(kind, value);
-	const char *what = rc4k_kinds[kind].what;
+	const char *why, *what = rc4k_kinds[kind].what;
 
-	if (k == NULL) {
+	if (rc4_kernel_usable(kind, value, NULL, &why) == NULL && why == NULL) {
 		note(c, num, true, "unknown %s \"%s\" in [%s] (rc4tune --list "
 				   "names them)",
 		     what, value, sec);
 		return;
 	}
-	if (strcmp(sec, "default") != 0 && strcmp(sec, "pin") != 0 &&
+	enum rc4_section_kind is = rc4_section_kind(sec);
+	if (is != RC4_SECTION_DEFAULT && is != RC4_SECTION_PIN &&
 	    (c->section == NULL || strcmp(sec, c->section) != 0))
 		return;
-	const char *why = rc4k_refused(k);
 	if (why != NULL)
 		note(c, num, true, "%s \"%s\" in [%s]: %s", what, value, sec,
 		     why);

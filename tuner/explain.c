@@ -36,42 +36,30 @@ int explain_list(void)
  * (their text pointers cleared: the file's bytes are gone). */
 struct owners {
 	const char *section;
-	struct rc4_section *s;
-	int n, cap;
+	struct rc4_sections ss;
 };
 
-/* For rc4_section_walk: the sections wanted, kept. */
-static void on_section(void *arg, const struct rc4_section *s)
+/* For rc4_sections_collect: the sections wanted. */
+static bool wanted(void *arg, const struct rc4_section *s)
 {
-	struct owners *o = arg;
-	struct rc4_section *more;
+	const struct owners *o = arg;
 
-	if (strcmp(s->name, "pin") != 0 &&
-	    (o->section ? strcmp(s->name, o->section) != 0
-			: strncmp(s->name, "cpu ", 4) != 0))
-		return;
-	if (o->n == o->cap) {
-		/* doubling: a file of thousands of sections, one realloc a
-		 * section, copied them all each time (minutes under ASan) */
-		int cap = o->cap ? 2 * o->cap : 4;
-		more = realloc(o->s, sizeof *o->s * (size_t)cap);
-		if (more == NULL)
-			return; /* out of memory: that section goes unsaid */
-		o->s = more;
-		o->cap = cap;
-	}
-	o->s[o->n] = *s;
-	o->s[o->n++].text = NULL;
+	return rc4_section_kind(s->name) == RC4_SECTION_PIN ||
+	       (o->section ? strcmp(s->name, o->section) == 0
+			   : rc4_section_kind(s->name) == RC4_SECTION_CPU);
 }
 
-/* Whose the sections of PATH are that speak for O->section. */
+/* Whose the sections of PATH are that speak for O->section.  Out of
+ * memory, those not kept go unsaid. */
 static void owners_read(const char *path, struct owners *o)
 {
 	size_t len;
 	char *buf = rc4_conf_load(path, &len);
 
 	if (buf != NULL)
-		rc4_section_walk(buf, len, on_section, o);
+		rc4_sections_collect(&o->ss, buf, len, path, wanted, o);
+	for (size_t i = 0; i < o->ss.n; i++)
+		o->ss.s[i].text = NULL;
 	free(buf);
 }
 
@@ -83,7 +71,7 @@ static void owner_line(const char *prefix, const char *path,
 	const struct rc4_record *r = &s->record;
 
 	printf("%s%s:%d: [%s]: ", prefix, path, s->line, s->name);
-	if (strcmp(s->name, "pin") == 0) {
+	if (rc4_section_kind(s->name) == RC4_SECTION_PIN) {
 		printf("pinned: outranks every [cpu ...] section; no tuner "
 		       "run changes it\n");
 		return;
@@ -107,8 +95,8 @@ static void owner_line(const char *prefix, const char *path,
 static void owners_print(const char *prefix, const char *path,
 			 const struct owners *o)
 {
-	for (int i = 0; i < o->n; i++)
-		owner_line(prefix, path, &o->s[i]);
+	for (size_t i = 0; i < o->ss.n; i++)
+		owner_line(prefix, path, &o->ss.s[i]);
 }
 
 /* What --explain says, gathered once for either printer. */
@@ -135,7 +123,7 @@ static void gather(struct explanation *e)
 		rc4_heuristic_rule((enum rc4k_kind)k, e->in.cpu, &x->rule);
 	}
 	e->section[0] = '\0';
-	e->owners = (struct owners){ e->section, NULL, 0, 0 };
+	e->owners = (struct owners){ e->section, { 0 } };
 	if (e->in.cpu != NULL) {
 		rc4_section_name(e->in.cpu, e->section);
 		owners_read(e->in.conf, &e->owners);
@@ -169,9 +157,9 @@ static const char *const owner_words[] = {
 static const struct rc4_section *holder(const struct explanation *e,
 					int kind, int line)
 {
-	for (int i = 0; i < e->owners.n; i++)
-		if (e->owners.s[i].key[kind].line == line)
-			return &e->owners.s[i];
+	for (size_t i = 0; i < e->owners.ss.n; i++)
+		if (e->owners.ss.s[i].key[kind].line == line)
+			return &e->owners.ss.s[i];
 	return NULL;
 }
 
@@ -235,9 +223,9 @@ static void json_section(const struct explanation *e)
 {
 	const struct rc4_section *s = NULL;
 
-	for (int i = 0; i < e->owners.n; i++)
-		if (strcmp(e->owners.s[i].name, "pin") != 0)
-			s = &e->owners.s[i];
+	for (size_t i = 0; i < e->owners.ss.n; i++)
+		if (rc4_section_kind(e->owners.ss.s[i].name) != RC4_SECTION_PIN)
+			s = &e->owners.ss.s[i];
 	if (s == NULL) {
 		printf("null");
 		return;
@@ -283,7 +271,7 @@ int explain_choice(bool json)
 		print_json(&e);
 	else
 		print_text(&e);
-	free(e.owners.s);
+	rc4_sections_free(&e.owners.ss);
 	return EXIT_SUCCESS;
 }
 /* The kernels a walk passed over, as "; NAME: WHY" after each other. */
@@ -303,15 +291,19 @@ static void passed_over(void *arg, const char *name, const char *why,
 					 "; %s: %s", name, why);
 }
 
-/* The CPU of DUMP (a raw CPUID dump), or NULL: this one; 0, or -1 after
- * saying why not. */
-static int identify(struct rc4_cpu *cpu, const char *dump)
+/* The CPU of DUMP (a raw CPUID dump), or NULL: this one, and its
+ * section's name; 0, or -1 after saying why not. */
+static int identify(struct rc4_cpu *cpu, char section[RC4_SECTION_MAX],
+		    const char *dump)
 {
 	const char *why;
 
-	if ((dump ? cpuid_from_dump(cpu, dump, &why)
-		  : rc4_cpu_identify(cpu, &why)) == 0)
+	if (dump == NULL && rc4_section_here(cpu, section, &why) == 0)
 		return 0;
+	if (dump != NULL && cpuid_from_dump(cpu, dump, &why) == 0) {
+		rc4_section_name(cpu, section);
+		return 0;
+	}
 	fprintf(stderr, "rc4tune: %s: %s\n", dump ? dump : "this CPU", why);
 	return -1;
 }
@@ -321,9 +313,8 @@ int explain_section(const char *dump)
 	struct rc4_cpu cpu;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, dump) != 0)
+	if (identify(&cpu, section, dump) != 0)
 		return EXIT_FAILURE;
-	rc4_section_name(&cpu, section);
 	printf("%s\n", section);
 	return EXIT_SUCCESS;
 }
@@ -334,9 +325,8 @@ int explain_heuristic(const char *dump)
 	const char *rule;
 	char section[RC4_SECTION_MAX];
 
-	if (identify(&cpu, dump) != 0)
+	if (identify(&cpu, section, dump) != 0)
 		return EXIT_FAILURE;
-	rc4_section_name(&cpu, section);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		/* as the library walks the rule, but a dump's CPU is not here
@@ -381,10 +371,7 @@ int explain_check_conf(const char *file)
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char why[RC4_CONF_WHY_MAX], section[RC4_SECTION_MAX];
-	bool identified = rc4_cpu_identify(&cpu, &cpu_why) == 0;
-
-	if (identified)
-		rc4_section_name(&cpu, section);
+	bool identified = rc4_section_here(&cpu, section, &cpu_why) == 0;
 	int rc = checkconf(c.path, identified ? section : NULL, print_note, &c,
 			   &conf, why, sizeof why);
 	if (rc > 0 && file != NULL) {
@@ -408,10 +395,10 @@ int explain_check_conf(const char *file)
 				"file\n", why);
 		return EXIT_FAILURE;
 	}
-	struct owners o = { NULL, NULL, 0, 0 };
+	struct owners o = { NULL, { 0 } };
 	owners_read(c.path, &o);
 	owners_print("", c.path, &o);
-	free(o.s);
+	rc4_sections_free(&o.ss);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",
 	       c.warnings, c.warnings == 1 ? "" : "s");

@@ -14,52 +14,26 @@
 #include "merge.h"
 #include "section.h"
 
-/* A section that may go into the result, and the file it is in. */
-struct cand {
-	struct rc4_section s;
-	const char *path;
-};
-
-/* The sections of every file, OUT's first, in file order. */
+/* The sections of every file that may go into the result, OUT's first,
+ * in file order. */
 struct cands {
-	struct cand *c;
-	int n, cap;
-	const char *path; /* the file being walked */
-	bool out;         /* ... is OUT, whose other sections stay anyway */
-	bool failed;      /* out of memory */
+	struct rc4_sections ss;
+	bool out; /* the file being collected is OUT, whose others stay */
 };
 
-static bool merged_name(const char *name)
+/* For rc4_sections_collect: [cpu ...], [pin] and [default] are merged. */
+static bool merged(void *arg, const struct rc4_section *s)
 {
-	return strcmp(name, "pin") == 0 || strcmp(name, "default") == 0 ||
-	       strncmp(name, "cpu ", 4) == 0;
-}
+	const struct cands *cs = arg;
+	enum rc4_section_kind kind = rc4_section_kind(s->name);
 
-static void on_section(void *arg, const struct rc4_section *s)
-{
-	struct cands *cs = arg;
-	struct cand *more;
-
-	if (!merged_name(s->name)) {
-		if (!cs->out)
-			fprintf(stderr, "rc4tune: warning: %s:%d: [%s] is not "
-					"merged (only [cpu ...], [pin] and "
-					"[default] are)\n",
-				cs->path, s->line, s->name);
-		return;
-	}
-	if (cs->n == cs->cap) {
-		/* doubling: a realloc a section copies them all each time */
-		int cap = cs->cap ? 2 * cs->cap : 16;
-		more = realloc(cs->c, sizeof *cs->c * (size_t)cap);
-		if (more == NULL) {
-			cs->failed = true;
-			return;
-		}
-		cs->c = more;
-		cs->cap = cap;
-	}
-	cs->c[cs->n++] = (struct cand){ *s, cs->path };
+	if (kind != RC4_SECTION_OTHER && kind != RC4_SECTION_CPU_LIKE)
+		return true;
+	if (!cs->out)
+		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] is not merged "
+				"(only [cpu ...], [pin] and [default] are)\n",
+			s->path, s->line, s->name);
+	return false;
 }
 
 /* Whether a section's record says any of its results is uncertain. */
@@ -89,15 +63,16 @@ static bool better(const struct rc4_section *a, const struct rc4_section *b)
 
 /* The section that goes in for NAME: [pin] and [default] the first
  * (OUT's, then the inputs' in order), a CPU's the best. */
-static const struct cand *winner(const struct cands *cs, const char *name)
+static const struct rc4_section *winner(const struct cands *cs,
+					const char *name)
 {
-	const struct cand *w = NULL;
-	bool cpu = strncmp(name, "cpu ", 4) == 0;
+	const struct rc4_section *w = NULL;
+	bool cpu = rc4_section_kind(name) == RC4_SECTION_CPU;
 
-	for (int i = 0; i < cs->n; i++)
-		if (strcmp(cs->c[i].s.name, name) == 0 &&
-		    (w == NULL || (cpu && better(&cs->c[i].s, &w->s))))
-			w = &cs->c[i];
+	for (size_t i = 0; i < cs->ss.n; i++)
+		if (strcmp(cs->ss.s[i].name, name) == 0 &&
+		    (w == NULL || (cpu && better(&cs->ss.s[i], w))))
+			w = &cs->ss.s[i];
 	return w;
 }
 
@@ -112,19 +87,20 @@ static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 
 /* Warn of the sections named like W that say otherwise and are left out:
  * another [pin] or [default], a person's section for the CPU. */
-static void warn_left_out(const struct cands *cs, const struct cand *w)
+static void warn_left_out(const struct cands *cs,
+			  const struct rc4_section *w)
 {
-	bool cpu = strncmp(w->s.name, "cpu ", 4) == 0;
+	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
-	for (int i = 0; i < cs->n; i++) {
-		const struct cand *c = &cs->c[i];
-		if (c == w || strcmp(c->s.name, w->s.name) != 0 ||
-		    same_keys(&c->s, &w->s) ||
-		    (cpu && c->s.record.owner == RC4_OWNER_TUNER))
+	for (size_t i = 0; i < cs->ss.n; i++) {
+		const struct rc4_section *c = &cs->ss.s[i];
+		if (c == w || strcmp(c->name, w->name) != 0 ||
+		    same_keys(c, w) ||
+		    (cpu && c->record.owner == RC4_OWNER_TUNER))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
 				"%s:%d's, which is kept%s\n",
-			c->path, c->s.line, c->s.name, w->path, w->s.line,
+			c->path, c->line, c->name, w->path, w->line,
 			cpu ? " (both a person's)" : "");
 	}
 }
@@ -153,24 +129,23 @@ static char *body(const struct rc4_section *s)
 }
 
 /* What section W is, for the notes. */
-static void note(FILE *f, const struct cand *w)
+static void note(FILE *f, const struct rc4_section *w)
 {
-	const struct rc4_record *r = &w->s.record;
+	const struct rc4_record *r = &w->record;
 
-	fprintf(f, "rc4tune: [%s]: %s:%d, %s", w->s.name, w->path, w->s.line,
+	fprintf(f, "rc4tune: [%s]: %s:%d, %s", w->name, w->path, w->line,
 		rc4_owner_name(r->owner));
 	if (r->owner == RC4_OWNER_TUNER)
-		fprintf(f, " (%s, %s)", uncertain(&w->s) ? "uncertain"
-							 : "confident",
+		fprintf(f, " (%s, %s)", uncertain(w) ? "uncertain" : "confident",
 			r->at);
 	fputc('\n', f);
 }
 
 /* Whether candidate I is the first of its name. */
-static bool first_of_name(const struct cands *cs, int i)
+static bool first_of_name(const struct cands *cs, size_t i)
 {
-	for (int j = 0; j < i; j++)
-		if (strcmp(cs->c[j].s.name, cs->c[i].s.name) == 0)
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(cs->ss.s[j].name, cs->ss.s[i].name) == 0)
 			return false;
 	return true;
 }
@@ -186,16 +161,16 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 		return NULL;
 	memcpy(buf, old, len);
 	*outlen = len;
-	for (int i = 0; i < cs->n && buf != NULL; i++) {
+	for (size_t i = 0; i < cs->ss.n && buf != NULL; i++) {
 		if (!first_of_name(cs, i))
 			continue;
-		const struct cand *w = winner(cs, cs->c[i].s.name);
+		const struct rc4_section *w = winner(cs, cs->ss.s[i].name);
 		warn_left_out(cs, w);
 		if (notes != NULL)
 			note(notes, w);
-		char *text = body(&w->s), *next = NULL;
+		char *text = body(w), *next = NULL;
 		if (text != NULL)
-			next = rc4_section_replace(buf, *outlen, w->s.name, text,
+			next = rc4_section_replace(buf, *outlen, w->name, text,
 						   outpath, outlen);
 		free(text);
 		free(buf);
@@ -208,18 +183,17 @@ char *merge_sections(const char *old, size_t len, const char *outpath,
 		     const struct merge_input *in, int n, FILE *notes,
 		     size_t *outlen)
 {
-	struct cands cs = { NULL, 0, 0, outpath, true, false };
+	struct cands cs = { { 0 }, true };
 	char *out = NULL;
 
-	rc4_section_walk(old, len, on_section, &cs);
+	rc4_sections_collect(&cs.ss, old, len, outpath, merged, &cs);
 	cs.out = false;
-	for (int i = 0; i < n; i++) {
-		cs.path = in[i].path;
-		rc4_section_walk(in[i].buf, in[i].len, on_section, &cs);
-	}
-	if (!cs.failed)
+	for (int i = 0; i < n; i++)
+		rc4_sections_collect(&cs.ss, in[i].buf, in[i].len, in[i].path,
+				     merged, &cs);
+	if (!cs.ss.failed)
 		out = put_winners(&cs, old, len, outpath, notes, outlen);
-	free(cs.c);
+	rc4_sections_free(&cs.ss);
 	return out;
 }
 
@@ -229,8 +203,18 @@ static int load(const char *path, struct merge_input *in)
 {
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
-	int rc = rc4_conf_read(path, NULL, &conf, NULL, why, sizeof why);
 
+	in->path = path;
+	in->buf = rc4_conf_load(path, &in->len);
+	/* refused or missing: read again only to say why */
+	int rc = in->buf != NULL ? rc4_conf_parse(in->buf, in->len, NULL, &conf,
+						  NULL, why, sizeof why)
+				 : rc4_conf_read(path, NULL, &conf, NULL, why,
+						 sizeof why);
+	if (in->buf == NULL && rc == 0) {
+		fprintf(stderr, "rc4tune: %s: cannot read it\n", path);
+		return -1;
+	}
 	if (rc > 0) {
 		fprintf(stderr, "rc4tune: %s: no such file\n", path);
 		return -1;
@@ -244,11 +228,7 @@ static int load(const char *path, struct merge_input *in)
 			why);
 		return -1;
 	}
-	in->path = path;
-	in->buf = rc4_conf_load(path, &in->len);
-	if (in->buf == NULL)
-		fprintf(stderr, "rc4tune: %s: cannot read it\n", path);
-	return in->buf != NULL ? 0 : -1;
+	return 0;
 }
 
 /* A merge under way: the inputs, and the notes of the last update. */

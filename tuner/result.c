@@ -6,31 +6,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "conf.h"
 #include "report.h"
 #include "result.h"
+#include "select.h"
 
 const char *result_kernel(const struct result *t, int k)
 {
 	return t->got[k]->kr[t->choice[k].kernel].k->name;
 }
 
-/* The library takes a config whole or not at all: fail when the file just
+/* The library takes a config whole or not at all: fail when the text just
  * written (this section, or another line kept as it was) would not give
  * this CPU the kernels measured, so a postinst hears that the tuning has
- * no effect until the file is mended.  Under the lock: it reads this
- * run's file. */
+ * no effect until the file is mended.  Under the lock: the file is
+ * checked as the library checks one, but its text is the one
+ * result_update made, not read again. */
 int result_written(const char *path, void *arg)
 {
 	const struct result *t = arg;
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
-	struct stat st;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0; /* a device or a pipe took the text */
-	int r = rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why);
+	if (t->text == NULL)
+		return 0;
+	int r = rc4_conf_trusted(path, why, sizeof why);
+	if (r == 0)
+		r = rc4_conf_parse(t->text, t->text_len, t->section, &conf,
+				   NULL, why, sizeof why);
+	else
+		memset(&conf, 0, sizeof conf);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->got[k] == NULL)
 			continue;
@@ -143,9 +148,11 @@ const char *result_doubt(const struct result *t)
 }
 
 /* Whether this run is uncertain about a key that the file's section SEC
- * holds with confidence, and the library takes that key from the file:
- * a file it refuses, or a key it cannot use here, is no result to keep. */
-static bool less_sure(const struct result *t, const struct rc4_section *sec)
+ * holds with confidence, and the library takes that key from the file,
+ * whose bytes are OLD (LEN of them): a file it refuses, or a key it
+ * cannot use here, is no result to keep. */
+static bool less_sure(const struct result *t, const struct rc4_section *sec,
+		      const char *old, size_t len)
 {
 	const struct rc4_record *r = &sec->record;
 	struct rc4_conf conf;
@@ -155,15 +162,15 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec)
 	for (int k = 0; k < RC4K_KINDS; k++)
 		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
 			 r->key[k].present && !r->key[k].uncertain;
-	if (!doubt ||
-	    rc4_conf_read(t->path, t->section, &conf, NULL, why, sizeof why))
+	if (!doubt || rc4_conf_trusted(t->path, why, sizeof why) != 0 ||
+	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
+			   sizeof why) != 0)
 		return false;
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
-		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
-						       v->name);
-		if (r->key[k].present && (strcmp(v->name, r->key[k].value) ||
-					  ki == NULL || rc4k_refused(ki)))
+		if (r->key[k].present &&
+		    (strcmp(v->name, r->key[k].value) != 0 ||
+		     !rc4_kernel_usable((enum rc4k_kind)k, v->name, NULL, NULL)))
 			return false;
 	}
 	return true;
@@ -178,6 +185,7 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 
 	t->kept = NULL;
 	t->kept_surer = false;
+	t->text = NULL;
 	if (!t->force && theirs.line != 0) {
 		t->kept = rc4_owner_name(theirs.record.owner);
 		t->kept_line = theirs.line;
@@ -191,7 +199,7 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 			t->choice[k] = decide(t->got[k],
 					      mine ? &mine->key[k] : NULL,
 					      t->heuristic[k]);
-	if (mine != NULL && !t->force && less_sure(t, &sec)) {
+	if (mine != NULL && !t->force && less_sure(t, &sec, old, len)) {
 		t->kept = "more confident than this run";
 		t->kept_surer = true;
 		return NULL;
@@ -202,5 +210,7 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 		perror("rc4tune");
 	free(text);
 	*err = out == NULL;
+	t->text = out;
+	t->text_len = out != NULL ? *outlen : 0;
 	return out;
 }

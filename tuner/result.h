@@ -30,6 +30,10 @@ struct result {
 	const char *kept;
 	int kept_line;
 	bool kept_surer;
+	/* The file's new bytes as result_update made them (the writer owns
+	 * them, until after result_written): what result_written checks. */
+	const char *text;
+	size_t text_len;
 };
 
 /* A confwrite_hooks.update, ARG a struct result: the file OLD (LEN bytes)
@@ -39,7 +43,8 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 		    void *arg);
 
 /* A confwrite_hooks.written, ARG a struct result: 0 when the library
- * reads from PATH the kernels this run wrote, else -1 after saying why. */
+ * trusts PATH and would read the kernels this run wrote from the text
+ * written there (R->text, not read again), else -1 after saying why. */
 int result_written(const char *path, void *arg);
 
 /* The name of the kernel of kind K that the run writes. */

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "result.h"
 #include "section.h"
+#include "select.h"
 #include "timing.h"
 #include "tune.h"
 
@@ -53,11 +54,9 @@ static const struct rc4k *serial_one(const struct tuning *t)
 	if (t->got[RC4K_SINGLE] != NULL)
 		return rc4k_single(
 			t->m[RC4K_SINGLE].kr[t->run[RC4K_SINGLE].kernel].k);
-	const struct rc4k_info *h = rc4k_find(RC4K_SINGLE,
-					      t->heuristic[RC4K_SINGLE]);
-	return rc4k_single(h && rc4k_refused(h) == NULL
-				   ? h
-				   : rc4k_kinds[RC4K_SINGLE].fallback);
+	const struct rc4k_info *h = rc4_kernel_usable(
+		RC4K_SINGLE, t->heuristic[RC4K_SINGLE], NULL, NULL);
+	return rc4k_single(h ? h : rc4k_kinds[RC4K_SINGLE].fallback);
 }
 
 /* Measure each kind (all kernels, or those named) for its share of the
@@ -146,8 +145,7 @@ int tune_speed(const struct tune_opts *o)
 	struct tuning t = { .o = o };
 	int r = EXIT_FAILURE;
 
-	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) == 0)
-		rc4_section_name(&t.cpu, t.section);
+	rc4_section_here(&t.cpu, t.section, &t.cpu_why);
 	if (measure_all(&t) == 0) {
 		if (!o->quiet)
 			report(&t);
@@ -214,11 +212,11 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	size_t len = 0;
 	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
 
-	if (strcmp(path, "-") == 0 ||
-	    rc4_conf_read(path, t->section, &conf, NULL, why, sizeof why) != 0 ||
-	    (buf = rc4_conf_load(path, &len)) == NULL)
+	if (strcmp(path, "-") == 0 || (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
-	bool found = rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
+	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
+				    sizeof why) == 0 &&
+		     rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
 	free(buf);
 	if (!found)
 		return false;
@@ -235,12 +233,10 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	/* every key the run wrote; kernel = in any case */
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
-		const struct rc4k_info *ki = rc4k_find((enum rc4k_kind)k,
-						       kv->name);
 		if (!r.key[k].present && k != RC4K_SINGLE)
 			continue;
-		if (r.key[k].uncertain ||
-		    kv->line == 0 || ki == NULL || rc4k_refused(ki) != NULL) {
+		if (r.key[k].uncertain || kv->line == 0 ||
+		    !rc4_kernel_usable((enum rc4k_kind)k, kv->name, NULL, NULL)) {
 			if (!t->o->quiet && r.key[k].uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
@@ -262,14 +258,13 @@ int tune_generate_conf(const struct tune_opts *o)
 	struct confwrite w;
 	int r = EXIT_FAILURE;
 
-	if (rc4_cpu_identify(&t.cpu, &t.cpu_why) != 0) {
+	if (rc4_section_here(&t.cpu, t.section, &t.cpu_why) != 0) {
 		fprintf(stderr, "rc4tune: cannot identify this CPU (%s), so "
 				"there is no [cpu] section to write; name a "
 				"kernel under [default] in %s by hand\n",
 			t.cpu_why, path);
 		return EXIT_FAILURE;
 	}
-	rc4_section_name(&t.cpu, t.section);
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
 	/* Before the budget is spent on measuring. */

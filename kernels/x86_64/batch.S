@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* batch.S - multi-lane RC4 cores for 8-bit states (GNU as, AT&T, SysV
- * ABI), called by kernels/batch.c, which copies the lanes' states into one
- * block (lane l at l*256) and back, so that every entry is a constant
- * displacement from one register.
+/* batch.S - multi-lane RC4 cores for 8- and 32-bit states (GNU as, AT&T,
+ * SysV ABI), called by kernels/x86_64/lanes.c, which copies the lanes'
+ * states into one block (lane l at l*LANE_BYTES, layout.h) and back, so
+ * that every entry is a constant displacement from one register.  Each core is one
+ * gas macro instantiated for both cell widths: 32-bit cells are loaded
+ * and stored whole (byte stores into a state the loop also reads run at
+ * half the rate of 32-bit ones on Zen 3).
  *
  * Why assembly: a step's loads must come before its stores in program
  * order across all lanes (every lane's S[x], S[y] loads, then every lane's
@@ -17,48 +20,59 @@
 #include "asm.h"
 #include "layout.h"
 
-	.text
-
-/* void rc4k_x86_ksa8_char(uint8_t *blk)
- * blk: S of lane l at l*256 (identity), the key repeated to 256 bytes at
- * KX + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after lane: six
- * instructions a lane-step where gcc's 8-lane C loop takes ten (register
- * copies).
- *   rdi blk   rsi i   r8-r15 j (8-bit adds; upper bits stay zero)
- *   eax t = S[i]   edx u = S[j] */
-	.set	KX, 2048
-
-.macro ksa_step l, j, jb
-	movzbl	256*\l(%rdi,%rsi), %eax
-	addb	%al, \jb
-	addb	KX+KX_STRIDE*\l(%rdi,%rsi), \jb
-	movzbl	256*\l(%rdi,\j), %edx
-	movb	%dl, 256*\l(%rdi,%rsi)
-	movb	%al, 256*\l(%rdi,\j)
+/* Cell IDX of lane L's state, for cells of W bytes: loads zero-extend into
+ * a 32-bit register, stores take the register of the cell's width. */
+.macro cell_load w, l, idx, dst
+ .if \w == 1
+	movzbl	256*\l(%rdi,\idx), \dst
+ .else
+	movl	LANE_BYTES(\w)*\l(%rdi,\idx,\w), \dst
+ .endif
+.endm
+.macro cell_store w, l, idx, src, srcb
+ .if \w == 1
+	movb	\srcb, 256*\l(%rdi,\idx)
+ .else
+	movl	\src, LANE_BYTES(\w)*\l(%rdi,\idx,\w)
+ .endif
 .endm
 
-	fstart	rc4k_x86_ksa8_char
+	.text
+
+/* void rc4k_x86_ksa8_{char,int}(uint8_t *blk)
+ * blk: S of lane l at l*LANE_BYTES(W) (identity), the key repeated to 256
+ * bytes at 8*LANE_BYTES(W) + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after
+ * lane: six instructions a lane-step where gcc's 8-lane C loop takes ten
+ * (register copies).
+ *   rdi blk   rsi i   r8-r15 j (8-bit adds; upper bits stay zero)
+ *   eax t = S[i]   edx u = S[j] */
+.macro ksa_step w, l, j, jb
+	cell_load \w, \l, %rsi, %eax
+	addb	%al, \jb
+	addb	8*LANE_BYTES(\w)+KX_STRIDE*\l(%rdi,%rsi), \jb
+	cell_load \w, \l, \j, %edx
+	cell_store \w, \l, %rsi, %edx, %dl
+	cell_store \w, \l, \j, %eax, %al
+.endm
+
+.macro ksa8 name, w
+	fstart	\name
 	.irp r, %r12, %r13, %r14, %r15
 	cpush	\r
 	.endr
 	xorl	%esi, %esi
-	xorl	%r8d, %r8d
-	xorl	%r9d, %r9d
-	xorl	%r10d, %r10d
-	xorl	%r11d, %r11d
-	xorl	%r12d, %r12d
-	xorl	%r13d, %r13d
-	xorl	%r14d, %r14d
-	xorl	%r15d, %r15d
+	.irp r, %r8d, %r9d, %r10d, %r11d, %r12d, %r13d, %r14d, %r15d
+	xorl	\r, \r
+	.endr
 1:
-	ksa_step 0, %r8, %r8b
-	ksa_step 1, %r9, %r9b
-	ksa_step 2, %r10, %r10b
-	ksa_step 3, %r11, %r11b
-	ksa_step 4, %r12, %r12b
-	ksa_step 5, %r13, %r13b
-	ksa_step 6, %r14, %r14b
-	ksa_step 7, %r15, %r15b
+	ksa_step \w, 0, %r8, %r8b
+	ksa_step \w, 1, %r9, %r9b
+	ksa_step \w, 2, %r10, %r10b
+	ksa_step \w, 3, %r11, %r11b
+	ksa_step \w, 4, %r12, %r12b
+	ksa_step \w, 5, %r13, %r13b
+	ksa_step \w, 6, %r14, %r14b
+	ksa_step \w, 7, %r15, %r15b
 	incl	%esi
 	cmpl	$256, %esi
 	jne	1b
@@ -66,13 +80,17 @@
 	cpop	\r
 	.endr
 	ret
-	fend	rc4k_x86_ksa8_char
+	fend	\name
+.endm
 
-/* void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
- *                          const uint8_t *const in[4], uint8_t *const out[4])
+	ksa8	rc4k_x86_ksa8_char, 1
+	ksa8	rc4k_x86_ksa8_int, 4
+
+/* void rc4k_x86_prga4_{char,int}(uint8_t *S, uint32_t xy[5], size_t blocks,
+ *                 const uint8_t *const in[4], uint8_t *const out[4])
  * BLOCKS x 16 bytes of 4 lanes in step: xy = x, then each lane's y.  Each
- * lane's 16 keystream bytes are gathered with pinsrb (SSE4.1) and XORed
- * into its output at once.
+ * lane's 16 keystream bytes are gathered with pinsrb (SSE4.1; from a
+ * 32-bit cell, its low byte) and XORed into its output at once.
  *   rdi S     rcx x (incb: wraps mod 256, upper bits zero)   rbp offset
  *   r8-r11 y  eax ebx edx esi  tx    r12-r15 ty, then tx+ty
  *   xmm0-3 the lanes' keystream   stack: xy, in, out, end offset */
@@ -81,33 +99,33 @@
 	.set	P_OUT, 16
 	.set	P_END, 24
 
-.macro prga_load l, tx, txb, y, yb, ty
-	movzbl	256*\l(%rdi,%rcx), \tx
+.macro prga_load w, l, tx, txb, y, yb, ty
+	cell_load \w, \l, %rcx, \tx
 	addb	\txb, \yb
-	movzbl	256*\l(%rdi,\y), \ty
+	cell_load \w, \l, \y, \ty
 .endm
-.macro prga_store l, txb, y, tyb
-	movb	\tyb, 256*\l(%rdi,%rcx)
-	movb	\txb, 256*\l(%rdi,\y)
+.macro prga_store w, l, tx, txb, y, ty, tyb
+	cell_store \w, \l, %rcx, \ty, \tyb
+	cell_store \w, \l, \y, \tx, \txb
 .endm
-.macro prga_ks l, b, txb, ty, tyb, xmm
+.macro prga_ks w, l, b, txb, ty, tyb, xmm
 	addb	\txb, \tyb
-	pinsrb	$\b, 256*\l(%rdi,\ty), \xmm
+	pinsrb	$\b, LANE_BYTES(\w)*\l(%rdi,\ty,\w), \xmm
 .endm
-.macro prga_step b
+.macro prga_step w, b
 	incb	%cl
-	prga_load 0, %eax, %al, %r8, %r8b, %r12d
-	prga_load 1, %ebx, %bl, %r9, %r9b, %r13d
-	prga_load 2, %edx, %dl, %r10, %r10b, %r14d
-	prga_load 3, %esi, %sil, %r11, %r11b, %r15d
-	prga_store 0, %al, %r8, %r12b
-	prga_store 1, %bl, %r9, %r13b
-	prga_store 2, %dl, %r10, %r14b
-	prga_store 3, %sil, %r11, %r15b
-	prga_ks 0, \b, %al, %r12, %r12b, %xmm0
-	prga_ks 1, \b, %bl, %r13, %r13b, %xmm1
-	prga_ks 2, \b, %dl, %r14, %r14b, %xmm2
-	prga_ks 3, \b, %sil, %r15, %r15b, %xmm3
+	prga_load \w, 0, %eax, %al, %r8, %r8b, %r12d
+	prga_load \w, 1, %ebx, %bl, %r9, %r9b, %r13d
+	prga_load \w, 2, %edx, %dl, %r10, %r10b, %r14d
+	prga_load \w, 3, %esi, %sil, %r11, %r11b, %r15d
+	prga_store \w, 0, %eax, %al, %r8, %r12d, %r12b
+	prga_store \w, 1, %ebx, %bl, %r9, %r13d, %r13b
+	prga_store \w, 2, %edx, %dl, %r10, %r14d, %r14b
+	prga_store \w, 3, %esi, %sil, %r11, %r15d, %r15b
+	prga_ks \w, 0, \b, %al, %r12, %r12b, %xmm0
+	prga_ks \w, 1, \b, %bl, %r13, %r13b, %xmm1
+	prga_ks \w, 2, \b, %dl, %r14, %r14b, %xmm2
+	prga_ks \w, 3, \b, %sil, %r15, %r15b, %xmm3
 .endm
 /* out[l][rbp..+16) = in[l][rbp..+16) ^ xmm */
 .macro prga_xor l, xmm
@@ -120,7 +138,8 @@
 	movdqu	\xmm, (%rax,%rbp)
 .endm
 
-	fstart	rc4k_x86_prga4_char
+.macro prga4 name, w
+	fstart	\name
 	testq	%rdx, %rdx
 	je	3f
 	.irp r, %rbx, %rbp, %r12, %r13, %r14, %r15
@@ -141,7 +160,7 @@
 	xorl	%ebp, %ebp
 2:
 	.irp	b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	prga_step \b
+	prga_step \w, \b
 	.endr
 	prga_xor 0, %xmm0
 	prga_xor 1, %xmm1
@@ -163,6 +182,10 @@
 	.endr
 3:
 	ret
-	fend	rc4k_x86_prga4_char
+	fend	\name
+.endm
+
+	prga4	rc4k_x86_prga4_char, 1
+	prga4	rc4k_x86_prga4_int, 4
 
 	.section .note.GNU-stack,"",@progbits

@@ -15,23 +15,18 @@ _Static_assert(offsetof(struct rc4k_state, x) == ST_X, "rc4.S: x");
 _Static_assert(offsetof(struct rc4k_state, y) == ST_Y, "rc4.S: y");
 _Static_assert(offsetof(struct rc4k_state, s) == ST_S, "rc4.S: s");
 
-/* What ASM's NEEDS names: SSE2 and all else these loops use is baseline
- * x86-64. */
-#define NEEDS_ANY NULL
-#define NEEDS_SSE41 rc4k_have_sse41
-#define NEEDS_AVX512BWVL rc4k_have_avx512bw_vl
-
 #define SET_KEY(w)                                            \
 	((w) == 1 ? rc4k_char_set_key                         \
 	 : (w) == 4 ? rc4k_int_set_key : rc4k_long_set_key)
 
 #define SINGLE(id)
 #define BATCH(id)
+#define LANES(id, ...)
 #define ASM(id, nm, sum, w, needs, ...)                                       \
 	void rc4k_##id##_crypt(struct rc4k_state *st, size_t len,             \
 			       const uint8_t *in, uint8_t *out);              \
 	const struct rc4k rc4k_##id = {                                       \
-		.info = { .name = nm, .summary = sum, .usable = NEEDS_##needs, \
+		.info = { .name = nm, .summary = sum, .usable = RC4K_NEEDS_##needs, \
 			  .kind = RC4K_SINGLE, .width = (w) },                \
 		.set_key = SET_KEY(w), .crypt = rc4k_##id##_crypt,            \
 	};

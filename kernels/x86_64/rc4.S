@@ -605,6 +605,7 @@
 /* One function per ASM line of the registry. */
 #define SINGLE(id)
 #define BATCH(id)
+#define LANES(id, ...)
 #define ASM(id, nm, sum, w, needs, loop, ...) loop rc4k_##id##_crypt, w, ##__VA_ARGS__
 #include "../registry.def"
 

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* record.h - the record of a section the tuner writes: read from a
+ * section's bytes, and the section's text built from it and sealed with
+ * its checksum (rc4tune.conf(5), THE RECORD; section.h finds the
+ * sections):
+ *
+ *   [cpu AuthenticAMD 25 17]
+ *   ;@ rc4tune v=1 at=2026-12-01T00:23:05Z by=0.1.0 sum=0123456789abcdef
+ *   ;@ result key=kernel value=char-16x-sse41 confidence=high why=-
+ *   ;@ history key=kernel at=2026-12-01T00:23:05Z confidence=high scores=char-16x-sse41:1.000,...
+ *   kernel = char-16x-sse41
+ *
+ * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
+ * fields; fields a reader does not know are skipped, so later versions
+ * can add some. */
+#ifndef RC4_RECORD_H
+#define RC4_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "kernels/kernel.h"
+
+#define RC4_RECORD_VERSION 1
+#define RC4_RECORD_PREFIX ";@ "
+/* Runs a key's history keeps, newest first, and kernels each run lists:
+ * a few lines per key under the reader's line limit, so a fleet's file
+ * stays far below the size limit. */
+#define RC4_RECORD_RUNS 4
+#define RC4_RECORD_LEADERS 4
+#define RC4_RECORD_NAME_MAX 40
+#define RC4_RECORD_TIME_MAX 21 /* "2026-12-01T00:23:05Z" */
+
+/* Whose a section is.  Only the tuner's may a tuner run replace. */
+enum rc4_owner {
+	RC4_OWNER_TUNER,     /* a record whose checksum matches */
+	RC4_OWNER_HAND,      /* no record: written by a person */
+	RC4_OWNER_EDITED,    /* a record whose checksum no longer matches */
+	RC4_OWNER_UNTRUSTED, /* a record with values rc4tune never writes */
+};
+
+/* One earlier run of one key: scores relative to that run's best, each
+ * finite and in (0, 1]. */
+struct rc4_record_run {
+	char at[RC4_RECORD_TIME_MAX];
+	bool uncertain;
+	int n;
+	struct rc4_record_score {
+		char name[RC4_RECORD_NAME_MAX];
+		double score;
+	} lead[RC4_RECORD_LEADERS];
+};
+
+struct rc4_record {
+	enum rc4_owner owner;
+	char at[RC4_RECORD_TIME_MAX], by[RC4_RECORD_NAME_MAX];
+	struct rc4_record_key {
+		bool present; /* a result line for this key */
+		char value[RC4_RECORD_NAME_MAX];
+		bool uncertain;
+		char why[RC4_RECORD_NAME_MAX]; /* reason codes, "-" if none */
+		int nruns;
+		struct rc4_record_run run[RC4_RECORD_RUNS];
+	} key[RC4K_KINDS];
+};
+
+/* The record of the section whose LEN bytes at TEXT start with its
+ * header line, and whose it is by it. */
+void rc4_record_parse(const char *text, size_t len, struct rc4_record *r);
+
+/* Whose a section is, in words ("the tuner's", "a person's: ..."). */
+const char *rc4_owner_name(enum rc4_owner o);
+
+/* The current time as the record writes it. */
+void rc4_record_now(char at[RC4_RECORD_TIME_MAX]);
+
+/* --- A section's text from its record. */
+
+/* The bytes of a section the tuner writes for NAME: its header, R's
+ * record lines (R->at; by this version), COMMENT (whole lines, each
+ * starting with ';'; may be NULL), then for each key R has a result for,
+ * KEY = VALUE, `kernel = NAME` last; sealed with its checksum.  A history
+ * line keeps as many of its leaders as fit the reader's line limit.
+ * Malloc'ed and NUL-terminated, *LEN bytes (LEN may be NULL); NULL when
+ * out of memory. */
+char *rc4_section_build(const char *name, const struct rc4_record *r,
+			const char *comment, size_t *len);
+
+/* Put the checksum of the section TEXT (LEN bytes, its header line first)
+ * into its record's "rc4tune" line, as rc4_section_build does: for a
+ * section whose record was written otherwise. */
+void rc4_section_seal(char *text, size_t len);
+
+#endif
