@@ -115,11 +115,63 @@ static int kind_of_line(struct reading *g, const char *t, size_t n, int from)
 	return (int)rc4k_kind_of_key(key, from, &also);
 }
 
+/* Whether the line T (N bytes) says uncertain: its confidence field is
+ * "high" or "uncertain", as the tuner writes it, or the record is not the
+ * tuner's. */
 static bool uncertain(struct reading *g, const char *t, size_t n)
 {
 	char c[RC4_RECORD_NAME_MAX];
-	return field(t, n, "confidence", c, sizeof c, &g->bad) &&
-	       strcmp(c, "high") != 0;
+	bool got = field(t, n, "confidence", c, sizeof c, &g->bad);
+
+	g->bad |= !got || (strcmp(c, "high") != 0 &&
+			   strcmp(c, "uncertain") != 0);
+	return got && strcmp(c, "uncertain") == 0;
+}
+
+/* Whether AT is a real UTC time as rc4_record_now writes it. */
+static bool time_ok(const char *at)
+{
+	struct tm tm = { 0 };
+	char back[RC4_RECORD_TIME_MAX];
+	const char *end = strptime(at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	time_t t;
+
+	if (end == NULL || *end != '\0' || strlen(at) != 20)
+		return false;
+	t = timegm(&tm);
+	return gmtime_r(&t, &tm) != NULL &&
+	       strftime(back, sizeof back, "%Y-%m-%dT%H:%M:%SZ", &tm) == 20 &&
+	       strcmp(back, at) == 0;
+}
+
+/* The field "at" of T (N bytes) into AT, a real time or the record is
+ * not the tuner's. */
+static void time_field(struct reading *g, const char *t, size_t n, char *at)
+{
+	g->bad |= !field(t, n, "at", at, RC4_RECORD_TIME_MAX, &g->bad) ||
+		  !time_ok(at);
+}
+
+/* Whether WHY is the reason code the tuner writes with that confidence:
+ * "-" when confident, else one of the codes of rc4tune.conf(5). */
+static bool why_ok(const char *why, bool uncertain)
+{
+	static const char *const codes[] = { "rounds", "busy", "noise",
+					     "phases" };
+
+	if (!uncertain)
+		return strcmp(why, "-") == 0;
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+		if (strcmp(why, codes[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether S starts with a score as the writer writes it: "D.DDD". */
+static bool score_ok(const char *s)
+{
+	return s[0] >= '0' && s[0] <= '1' && s[1] == '.' &&
+	       strspn(s + 2, "0123456789") == 3;
 }
 
 /* "NAME:SCORE,NAME:SCORE..." into RUN: each score as the tuner writes
@@ -137,7 +189,8 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 		s += len;
 		if (*s == ':') {
 			e->score = strtod(s + 1, &end);
-			g->bad |= end == s + 1 || (*end != ',' && *end) ||
+			g->bad |= !score_ok(s + 1) || end != s + 6 ||
+				  (*end != ',' && *end) ||
 				  !isfinite(e->score) || e->score <= 0 ||
 				  e->score > 1;
 			run->n += !g->bad;
@@ -159,12 +212,12 @@ static void key_line(struct reading *g, struct rc4_record_key *k,
 		k->present = field(t, n, "value", k->value, sizeof k->value,
 				   &g->bad);
 		k->uncertain = uncertain(g, t, n);
-		if (!field(t, n, "why", k->why, sizeof k->why, &g->bad))
-			snprintf(k->why, sizeof k->why, "-");
+		g->bad |= !field(t, n, "why", k->why, sizeof k->why, &g->bad) ||
+			  !why_ok(k->why, k->uncertain) || !k->present;
 	} else if (is_type(t, n, "history") && k->nruns < RC4_RECORD_RUNS &&
 		   field(t, n, "scores", buf, sizeof buf, &g->bad)) {
 		struct rc4_record_run *run = &k->run[k->nruns];
-		field(t, n, "at", run->at, sizeof run->at, &g->bad);
+		time_field(g, t, n, run->at);
 		run->uncertain = uncertain(g, t, n);
 		scores(g, run, buf);
 		k->nruns += run->n > 0;
@@ -177,7 +230,7 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 
 	if (is_type(t, n, "rc4tune")) {
 		g->found = true;
-		field(t, n, "at", r->at, sizeof r->at, &g->bad);
+		time_field(g, t, n, r->at);
 		field(t, n, "by", r->by, sizeof r->by, &g->bad);
 		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
 		return;
@@ -229,9 +282,13 @@ static void history_line(FILE *f, const char *key,
 			   run->uncertain ? "uncertain" : "high");
 
 	for (int j = 0; j < run->n && len >= 0 && len < (int)sizeof line; j++) {
+		/* a score the reader takes back: 0.001 to 1.000 */
+		double score = run->lead[j].score < 0.001 ? 0.001
+			       : run->lead[j].score > 1.0 ? 1.0
+							  : run->lead[j].score;
 		int more = snprintf(line + len, sizeof line - (size_t)len,
 				    "%s%s:%.3f", j ? "," : "",
-				    run->lead[j].name, run->lead[j].score);
+				    run->lead[j].name, score);
 		if (more < 0 || len + more >= (int)sizeof line) {
 			line[len] = '\0';
 			break;

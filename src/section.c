@@ -17,7 +17,8 @@
 /* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
  * ends are dropped and inner runs become one '_', so the section name
  * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_'. */
+ * byte that is not printable or that INI reads specially becomes '_', and
+ * a vendor of blanks or NULs alone is "_". */
 void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 {
 	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
@@ -36,6 +37,8 @@ void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 		else if (n > 0 && vendor[n - 1] != '_')
 			vendor[n++] = '_';
 	}
+	if (n == 0) /* all blanks or NULs: still a word */
+		vendor[n++] = '_';
 	vendor[n] = '\0';
 	if (cpu->model_hex != 0)
 		snprintf(buf, RC4_SECTION_MAX, "cpu %s %d 0x%0*x", vendor,
@@ -169,6 +172,12 @@ void rc4_section_parse(const char *text, size_t len, int line,
 				own[k] |= !also;
 			}
 	rc4_record_parse(text, len, &s->record);
+	/* a result the tuner wrote is the value of its key line */
+	for (k = 0; k < RC4K_KINDS; k++)
+		if (s->record.owner == RC4_OWNER_TUNER &&
+		    s->record.key[k].present &&
+		    strcmp(s->record.key[k].value, s->key[k].value) != 0)
+			s->record.owner = RC4_OWNER_UNTRUSTED;
 }
 
 void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
@@ -271,20 +280,10 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 	return f.count;
 }
 
-/* TEXT with each '\n' written as EOL. */
-static void put_text(FILE *f, const char *text, const char *eol)
-{
-	for (; *text; text++)
-		if (*text == '\n')
-			fputs(eol, f);
-		else
-			fputc(*text, f);
-}
-
 /* How far rc4_section_replace has gone through the old bytes. */
 struct merging {
 	FILE *f;
-	const char *old, *eol;
+	const char *old;
 	size_t copied;   /* old[0..copied) is dealt with */
 	size_t span_end; /* end of the live section's last content line */
 	bool in_live;
@@ -319,7 +318,7 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 			     : 0;
 	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
 	if (m->found++ == 0)
-		put_text(m->f, text, m->eol);
+		fputs(text, m->f);
 	else
 		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
 				"line %d (the library would read its kernel "
@@ -334,10 +333,7 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 			  const char *text, const char *path, size_t *outlen)
 {
 	char *out = NULL;
-	const char *nl = memchr(old, '\n', len);
-	struct merging m = { .f = open_memstream(&out, outlen), .old = old,
-			     .eol = nl && nl > old && nl[-1] == '\r' ? "\r\n"
-								       : "\n" };
+	struct merging m = { .f = open_memstream(&out, outlen), .old = old };
 	struct rc4_ini_text t = { 0 };
 	bool last_blank = true;
 
@@ -356,10 +352,10 @@ char *rc4_section_replace(const char *old, size_t len, const char *name,
 	fwrite(old + m.copied, 1, len - m.copied, m.f);
 	if (!m.found) {
 		if (len > 0 && old[len - 1] != '\n')
-			fprintf(m.f, "%s%s", m.eol, m.eol);
+			fputs("\n\n", m.f);
 		else if (!last_blank)
-			fputs(m.eol, m.f);
-		put_text(m.f, text, m.eol);
+			fputs("\n", m.f);
+		fputs(text, m.f);
 	}
 	if (fclose(m.f) != 0) {
 		free(out);

@@ -111,9 +111,9 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 		     struct rc4_section *first, struct rc4_section *theirs);
 
 /* OLD (LEN bytes, any bytes) with the section named NAME replaced by TEXT
- * (a whole section: header line first, '\n' line ends; they become "\r\n"
- * in a file whose first line ends so), or TEXT appended when there is
- * none.  Later sections of that name are removed, with a warning on
+ * (a whole section: header line first, '\n' line ends, which it keeps in
+ * a file with "\r\n" ones too: the library counts a '\r' in a line's
+ * length, and reads either), or TEXT appended when there is none.  Later sections of that name are removed, with a warning on
  * stderr naming PATH.  A section header indented right after a removed
  * section loses its indent (after a key line inih would read it as part
  * of that value).  Returns a malloc'ed buffer of *OUTLEN bytes, or NULL

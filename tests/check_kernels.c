@@ -250,6 +250,92 @@ START_TEST(test_page_edges)
 }
 END_TEST
 
+/* --- states where y lands just ahead of x, where kernels that read S[x]
+ * ahead must fix up what they read: Finney states (y = x + 1, S[y] = 1:
+ * every step hits the next entry, forever) and random permutations with y
+ * 0..7 past x, in every phase of x.  A kernel with a shared layout must
+ * leave x, y and every entry as the reference does, so that another
+ * kernel of its width can continue the key. --- */
+
+/* The state of K's WIDTH from the permutation P and indices X, Y. */
+static void put_state(struct rc4k_state *st, unsigned width,
+		      const uint8_t *p, unsigned x, unsigned y)
+{
+	st->x = x;
+	st->y = y;
+	for (int i = 0; i < 256; i++) {
+		if (width == 1)
+			st->s.c[i] = p[i];
+		else if (width == 4)
+			st->s.i[i] = p[i];
+		else
+			st->s.l[i] = p[i];
+	}
+}
+
+/* Whether ST (entries of WIDTH bytes) is the reference state REF. */
+static int same_state(const struct rc4k_state *st, unsigned width,
+		      const struct rc4k_state *ref)
+{
+	if (st->x != ref->x || st->y != ref->y)
+		return 0;
+	for (int i = 0; i < 256; i++) {
+		uint64_t v = width == 1 ? st->s.c[i]
+			     : width == 4 ? st->s.i[i] : st->s.l[i];
+		if (v != ref->s.c[i])
+			return 0;
+	}
+	return 1;
+}
+
+START_TEST(test_near_x)
+{
+	const struct rc4k *k = kernel(_i), *ref = &rc4k_char_ref;
+	static uint8_t in[1200], want[1200], got[1200];
+	static const size_t lens[] = { 0, 1, 2, 3, 4, 5, 7, 15, 16, 17, 31,
+				       33, 63, 64, 65, 100, 300, 1200 };
+	const size_t nlens = sizeof lens / sizeof lens[0];
+	uint64_t seed = 0x4ea40000u + (uint64_t)_i;
+	unsigned w = k->info.width;
+	uint8_t p[256];
+	struct rc4k_state sr, sk;
+
+	if (w == 0 || !rc4k_usable(&k->info))
+		return;
+	test_fill(&seed, in, sizeof in);
+	for (unsigned x = 0; x < 256; x++)
+		for (unsigned d = 0; d < 9; d++) {
+			/* d 8: Finney; else a random permutation, y = x + d */
+			for (int i = 0; i < 256; i++)
+				p[i] = (uint8_t)i;
+			for (int i = 255; i > 0; i--) {
+				size_t j = test_below(&seed, (size_t)i + 1);
+				uint8_t t = p[i];
+				p[i] = p[j];
+				p[j] = t;
+			}
+			unsigned y = (x + (d == 8 ? 1 : d)) & 0xff;
+			if (d == 8)
+				for (int i = 0; i < 256; i++)
+					if (p[i] == 1) {
+						p[i] = p[y];
+						p[y] = 1;
+						break;
+					}
+			size_t len = lens[test_below(&seed, nlens)];
+			put_state(&sr, 1, p, x, y);
+			put_state(&sk, w, p, x, y);
+			ref->crypt(&sr, len, in, want);
+			k->crypt(&sk, len, in, got);
+			ck_assert_msg(memcmp(want, got, len) == 0 &&
+				      same_state(&sk, w, &sr),
+				      "%s: x %u, y %u%s, %zu bytes",
+				      k->info.name, x, y,
+				      d == 8 ? " (Finney)" : "", len);
+		}
+}
+END_TEST
+
 /* --- OpenSSL's RC4() as an independent oracle --- */
 START_TEST(test_vs_openssl)
 {
@@ -298,6 +384,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_vs_reference, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_short_calls, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_page_edges, 0, (int)nkernels);
+	tcase_add_loop_test(tc, test_near_x, 0, (int)nkernels);
 	tcase_add_loop_test(tc, test_vs_openssl, 0, (int)nkernels);
 	suite_add_tcase(s, tc);
 	return test_run(s);

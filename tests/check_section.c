@@ -27,6 +27,17 @@ START_TEST(test_identity)
 	ck_assert(!rc4_section_is("CPU AuthenticAMD 23 1", 21, CPU));
 	rc4_section_name(&via, name);
 	ck_assert_str_eq(name, "cpu VIA_VIA_VIA 6 15");
+	/* A blank vendor (all blanks or all NULs, as some hypervisors give)
+	 * is "_": a name --check-conf's grammar takes. */
+	static const struct rc4_cpu blank = { .vendor = "            ",
+					      .family = 6, .model = 15 };
+	static const struct rc4_cpu nul = { .family = 6, .model = 15 };
+	rc4_section_name(&blank, name);
+	ck_assert_str_eq(name, "cpu _ 6 15");
+	ck_assert(rc4_section_cpu_ok(name));
+	rc4_section_name(&nul, name);
+	ck_assert_str_eq(name, "cpu _ 6 15");
+	ck_assert(rc4_section_cpu_ok(name));
 }
 END_TEST
 
@@ -119,6 +130,62 @@ START_TEST(test_untrusted)
 }
 END_TEST
 
+/* One grammar both ways (issue 36): a sealed record with a time, a
+ * confidence, a reason or a result the tuner never writes is a person's;
+ * a score the writer writes reads back as the tuner's. */
+START_TEST(test_grammar)
+{
+	static const struct {
+		const char *at, *conf, *why, *value, *score;
+		enum rc4_owner owner;
+	} cases[] = {
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-4x", "0.500", RC4_OWNER_TUNER },
+		{ "2026-01-01T00:00:00Z", "uncertain", "busy", "int-4x", "0.001", RC4_OWNER_TUNER },
+		{ "not-a-time", "high", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "~~~~", "high", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-02-30T00:00:00Z", "high", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00", "high", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "maybe", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "busy", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "uncertain", "-", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "uncertain", "why", "int-4x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-8x", "0.500", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-4x", "0.0004", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-4x", "0.000", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-4x", "1", RC4_OWNER_UNTRUSTED },
+		{ "2026-01-01T00:00:00Z", "high", "-", "int-4x", ".500", RC4_OWNER_UNTRUSTED },
+	};
+	struct rc4_section sec;
+	char text[512];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(text, sizeof text, "[" CPU "]\n"
+			 ";@ rc4tune v=1 at=%s by=0.1.0 sum=0000000000000000\n"
+			 ";@ result key=kernel value=%s confidence=%s why=%s\n"
+			 ";@ history key=kernel at=2026-01-01T00:00:00Z "
+			 "confidence=high scores=int-4x:%s\n"
+			 "kernel = int-4x\n",
+			 cases[i].at, cases[i].value, cases[i].conf,
+			 cases[i].why, cases[i].score);
+		rc4_section_seal(text, strlen(text));
+		rc4_section_parse(text, strlen(text), 1, &sec);
+		ck_assert_msg(sec.record.owner == cases[i].owner,
+			      "case %zu: owner %d", i, (int)sec.record.owner);
+	}
+	/* a score of 0.0004 measured: written 0.001, read back the tuner's */
+	struct rc4_record r;
+	record(&r, false, 1, "k");
+	r.key[RC4K_SINGLE].run[0].lead[3].score = 0.0004;
+	size_t len;
+	char *built = rc4_section_build(CPU, &r, NULL, &len);
+	ck_assert_ptr_nonnull(built);
+	rc4_section_parse(built, len, 1, &sec);
+	ck_assert_int_eq(sec.record.owner, RC4_OWNER_TUNER);
+	ck_assert(sec.record.key[RC4K_SINGLE].run[0].lead[3].score == 0.001);
+	free(built);
+}
+END_TEST
+
 /* Names of the longest a record keeps: each history line keeps the
  * leaders that fit the reader's limit, and the file stays one the
  * library reads. */
@@ -189,8 +256,9 @@ START_TEST(test_replace)
 					&len);
 
 	ck_assert_ptr_nonnull(out);
-	ck_assert_str_eq(out, "[default]\r\nkernel = int-8x\r\n[" CPU "]\r\n"
-			      "kernel = int-4x\r\n; next\r\n[cpu X 1 2]\r\n"
+	/* the section put in with its own '\n' line ends (rc4tune(1)) */
+	ck_assert_str_eq(out, "[default]\r\nkernel = int-8x\r\n[" CPU "]\n"
+			      "kernel = int-4x\n; next\r\n[cpu X 1 2]\r\n"
 			      "kernel = int-1x\r\n");
 	free(out);
 	out = rc4_section_replace("[cpu X 1 2]\nkernel = a\n", 23, CPU,
@@ -209,6 +277,7 @@ int main(void)
 	tcase_add_test(tc, test_identity);
 	tcase_add_test(tc, test_build_parse);
 	tcase_add_test(tc, test_untrusted);
+	tcase_add_test(tc, test_grammar);
 	tcase_add_test(tc, test_line_limit);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_replace);

@@ -125,6 +125,24 @@ done
 	RC4TUNE_CONF=$f "$RC4TUNE" --explain | grep -q "^  chosen: .* (config line [0-9]* \[$live\])$" &&
 	ok "the fleet file: three CPUs' sections, checked, this CPU's used" ||
 	{ fail "fleet file"; cat "$tmp/out" "$f"; }
+
+# --- again, under umask 002 (users with a private group), hosts' files
+# fetched anew: the merge takes them (mode 0644), and finds the fleet file
+# as it is: left untouched, the task not "changed" ---------------------------
+cp "$f" "$tmp/fleet.before"
+before=$(stat -c '%i %Y' "$f")
+rm -r "$tmp/fleet/hosts"
+(umask 002 && ansible-playbook -i "$tmp/hosts" "$book" -e rc4tune_budget=0.2 \
+	-e "rc4tune_fleet_dir=$tmp/fleet") >"$tmp/play2" 2>&1
+rc=$?
+merge_task=$(sed -n '/^TASK \[Merge every host/{n;p;}' "$tmp/play2")
+if [ $rc -eq 0 ] && [ "$(stat -c '%i %Y' "$f")" = "$before" ] &&
+	cmp -s "$f" "$tmp/fleet.before" && [ "$merge_task" = "ok: [tuned -> localhost]" ] &&
+	[ "$(stat -c %a "$tmp/fleet/hosts/one.conf")" = 644 ]; then
+	ok "again under umask 002: fetched 0644, merged, the fleet file untouched, not changed"
+else
+	fail "the second run under umask 002: exit $rc, merge task: $merge_task"; cat "$tmp/play2"
+fi
 [ -z "$(ls -A "$tmp/home")" ] && ok "nothing written to HOME" ||
 	{ fail "written to HOME:"; ls -AR "$tmp/home"; }
 finish

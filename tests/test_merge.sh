@@ -104,6 +104,49 @@ grep -q "$a:1: \[default\] differs from $tmp/fleet2.conf:2's, which is kept" "$t
 	ok "a warning: an input's [default] differs from OUT's" ||
 	{ fail "no warning against OUT"; cat "$tmp/err"; }
 
+# --- what the library reads is what the merge reads (rc4tune.conf(5)) ----
+# A [pin] that appears twice in OUT is one section: the merge leaves every
+# line of it, and adds the input's other CPU.
+printf '[pin]\nkernel = int-8x\n\n' >"$tmp/pin2.conf"
+person "$x" int-4x >>"$tmp/pin2.conf"
+printf '[pin]\nbatch_kernel = char-4lane\n' >>"$tmp/pin2.conf"
+cp "$tmp/pin2.conf" "$tmp/pin2.before"
+run "OUT with two [pin] sections" 0 --merge "$b" --output "$tmp/pin2.conf"
+head -c "$(wc -c <"$tmp/pin2.before")" "$tmp/pin2.conf" | cmp -s - "$tmp/pin2.before" &&
+	[ "$(grep -c '^\[pin\]$' "$tmp/pin2.conf")" -eq 2 ] &&
+	from "$tmp/pin2.conf" "$z" "$b" "two [pin]s in OUT: both kept, every line, [$z] added" ||
+	{ fail "a [pin] of OUT lost"; cat "$tmp/pin2.conf" "$tmp/err"; }
+# A UTF-8 byte order mark (inih skips it on line 1): an input's is not
+# copied; OUT's stays, once, in front of its first line.
+printf '\357\273\277' >"$tmp/bom-in.conf" && cat "$b" >>"$tmp/bom-in.conf"
+run "an input that starts with a BOM" 0 --merge "$tmp/bom-in.conf" --output "$tmp/bom-new.conf"
+run "the BOM input as OUT" 0 --merge "$tmp/bom-in.conf" --output "$tmp/bom-new.conf"
+cp "$tmp/bom-in.conf" "$tmp/bom-out.conf"
+run "OUT that starts with a BOM" 0 --merge "$a" "$b" --output "$tmp/bom-out.conf"
+run "again into it" 0 --merge "$c" --output "$tmp/bom-out.conf"
+[ "$(grep -c "$(printf '\357\273\277')" "$tmp/bom-out.conf")" -eq 1 ] &&
+	[ "$(head -c 3 "$tmp/bom-out.conf" | od -An -tx1 | tr -d ' ')" = efbbbf ] &&
+	! grep -q "$(printf '\357\273\277')" "$tmp/bom-new.conf" &&
+	ok "a BOM: OUT's kept once at the start, an input's not copied" ||
+	{ fail "BOM"; od -c "$tmp/bom-out.conf" | head; }
+# An indented first header: its section goes in unindented.
+sed '1s/^/  /' "$b" >"$tmp/indent.conf"
+printf '[default]\nkernel = int-8x\n' >"$tmp/indent-out.conf"
+run "an input whose first header is indented" 0 --merge "$tmp/indent.conf" \
+	--output "$tmp/indent-out.conf"
+run "--check-conf on it" 0 --check-conf "$tmp/indent-out.conf"
+grep -q "^\[$x\]$" "$tmp/indent-out.conf" && ok "an indented header: unindented" ||
+	{ fail "indented header"; cat "$tmp/indent-out.conf"; }
+# A CRLF OUT: merged sections go in with '\n' line ends (rc4tune(1)), so a
+# 198-byte line stays 198 bytes; the library reads either.
+{ printf '[%s]\nkernel = int-8x ; ' "$y"; printf '%0180d\n' 0; } >"$tmp/long198.conf"
+[ "$(awk 'NR == 2 { print length }' "$tmp/long198.conf")" -eq 198 ] || fail "fixture: not 198 bytes"
+printf '[default]\r\nkernel = int-8x\r\n' >"$tmp/crlf-out.conf"
+run "a 198-byte line into a CRLF OUT" 0 --merge "$tmp/long198.conf" --output "$tmp/crlf-out.conf"
+grep -q "^kernel = int-8x ; 0*\$" "$tmp/crlf-out.conf" && head -n 1 "$tmp/crlf-out.conf" | grep -q "$(printf '\r')\$" &&
+	ok "a CRLF OUT: its lines as they were, the merged ones with '\\n'" ||
+	{ fail "CRLF OUT"; od -c "$tmp/crlf-out.conf" | head; }
+
 # --- --output -: the same file on stdout --------------------------------
 run "--output -" 0 --merge "$a" "$b" "$c" --output -
 cmp -s "$tmp/out" "$tmp/fleet.conf" && ok "--output -: the file on stdout" ||
@@ -159,7 +202,26 @@ grep -q "held its lock file $tmp/.held.conf.lock for 10 s: gave up, nothing writ
 	cat "$tmp/err"
 kill $holder
 
+# --- idempotent: a merge whose result is OUT leaves OUT untouched --------
+cp "$tmp/fleet.conf" "$tmp/same.conf"
+touch -d '2020-01-01 00:00:00' "$tmp/same.conf"
+before=$(stat -c '%i %Y' "$tmp/same.conf")
+run "a merge that changes nothing" 0 --merge "$a" "$b" "$c" --output "$tmp/same.conf"
+[ "$(stat -c '%i %Y' "$tmp/same.conf")" = "$before" ] &&
+	cmp -s "$tmp/same.conf" "$tmp/fleet.conf" &&
+	grep -q "^rc4tune: $tmp/same.conf unchanged: it already holds the merge of 3 files$" "$tmp/out" &&
+	! grep -q "^rc4tune: merged" "$tmp/out" &&
+	ok "an unchanged merge: same inode and mtime, said (\"unchanged\")" ||
+	{ fail "an unchanged merge rewrote OUT or did not say so: $before, $(stat -c '%i %Y' "$tmp/same.conf")"; cat "$tmp/out"; }
+run "a merge that changes OUT" 0 --merge "$a" --output "$tmp/changes.conf"
+! grep -q "unchanged" "$tmp/out" && ok "a changed merge does not say unchanged" ||
+	fail "a changed merge said unchanged"
+
 # --- usage ----------------------------------------------------------------
+run "--merge --json" 2 --merge "$a" --output "$tmp/j.conf" --json
+[ ! -e "$tmp/j.conf" ] && grep -q -- "--json goes with" "$tmp/err" || fail "--merge --json: $(cat "$tmp/err")"
+run "--list --json" 2 --list --json
+run "--check-conf --json" 2 --check-conf "$a" --json
 run "--merge without --output" 2 --merge "$a"
 run "--merge without files" 2 --merge --output "$tmp/x.conf"
 finish

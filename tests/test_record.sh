@@ -103,6 +103,19 @@ kept "$tmp/dup.conf" "no rc4tune record" "$line"
 	ok "--if-missing: a person's section is nothing to do" ||
 	{ fail "--if-missing person's"; cat "$tmp/out"; }
 
+# Two of the tuner's sections for this CPU, the first confident, the
+# second uncertain: the library reads the second's kernel (the later line),
+# so --if-missing judges that one, and measures again.
+{ record_fixture "$live" int-1x high -; echo
+	fixture_at=2026-02-01T00:00:00Z record_fixture "$live" int-4x uncertain busy; } >"$tmp/dup2.conf"
+seal "$tmp/dup2.conf"
+"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/dup2.conf" \
+	>"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "is marked uncertain (busy): measuring again" "$tmp/out" &&
+	[ "$(grep -c "^\[$live\]" "$tmp/dup2.conf")" -eq 1 ] &&
+	ok "--if-missing: judges the duplicate the library uses (the uncertain one)" ||
+	{ fail "--if-missing judged the first duplicate"; cat "$tmp/out"; }
+
 tune "$tmp/edit.conf" --quiet --force
 cp "$tmp/edit.conf" "$tmp/edit.sealed"
 seal "$tmp/edit.sealed"

@@ -409,6 +409,7 @@ int confwrite_open(struct confwrite *w, const char *path)
 
 	w->path = path;
 	w->fd = -1;
+	w->unchanged = false;
 	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
 		return open_direct(w, false);
 	if (resolve_target(w) != 0)
@@ -707,6 +708,13 @@ static int update_once(struct confwrite *w, const struct confwrite_hooks *h)
 	}
 	if (merged_ok(w, merged, outlen) != 0)
 		goto out;
+	w->unchanged = fd >= 0 && outlen == len &&
+		       memcmp(merged, old, len) == 0 &&
+		       !(st.st_mode & (S_IWGRP | S_IWOTH));
+	if (w->unchanged) {
+		r = h->written && h->written(w->path, h->arg) != 0 ? -1 : 0;
+		goto out;
+	}
 	if ((tfd = write_tmp(w, tmp, merged, outlen, fd >= 0 ? &st : NULL)) < 0)
 		goto out;
 	r = publish(w, tmp, fd >= 0);

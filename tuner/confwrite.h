@@ -25,6 +25,9 @@ struct confwrite {
 	/* Else a device, a pipe or "-" (stdout), open for writing: it gets
 	 * the section alone, as it is; -1 for a file. */
 	int fd;
+	/* Set by confwrite_commit: the new text equals the file byte for
+	 * byte (and its mode needs no change), which was left untouched. */
+	bool unchanged;
 };
 
 /* What the caller decides and checks while the lock is held. */
@@ -63,7 +66,9 @@ int confwrite_open(struct confwrite *w, const char *path);
  * one keeps its mode less group and other write (with a warning) and, as
  * root, its group.  The temporary file is in the same directory: fsync,
  * rename, fsync of the directory (a failure there is a warning: the new
- * file is in place).  Returns 0 when written, 1 when HOOKS->update kept
+ * file is in place).  A new text equal to the file, whose mode the
+ * library takes, leaves it as it is (same inode and mtime; W->unchanged;
+ * HOOKS->written still runs).  Returns 0 when written, 1 when HOOKS->update kept
  * the file, -1 after saying why on stderr (the old file is then
  * untouched, unless HOOKS->written failed). */
 int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks);

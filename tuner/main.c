@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "explain.h"
 #include "kernels/kernel.h"
@@ -203,6 +204,12 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 				"or --section\n");
 		return EXIT_USAGE;
 	}
+	if (c->o.json && c->action != 'g' && c->action != 's' &&
+	    c->action != 'E') {
+		fprintf(stderr, "rc4tune: --json goes with --generate-conf, "
+				"--speed or --explain\n");
+		return EXIT_USAGE;
+	}
 	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
 		fprintf(stderr, "rc4tune: --%s goes with --generate-conf\n",
 			c->o.if_missing ? "if-missing" : "force");
@@ -280,6 +287,12 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
 		    open("/dev/null", O_RDONLY) != fd)
 			return EXIT_FAILURE;
+	/* Reports reach the last flush whole, where a full disk or a closed
+	 * pipe is said with its reason (a write failing mid-report leaves
+	 * no errno to tell). */
+	static char outbuf[1 << 16];
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	while (r < 0 && (opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts,
 					   NULL)) != -1)
 		if ((r = option(&c, opt, optarg, argv[optind - 1])) == 0 &&

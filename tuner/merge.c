@@ -19,6 +19,7 @@
 struct cands {
 	struct rc4_sections ss;
 	bool out; /* the file being collected is OUT, whose others stay */
+	size_t n_out; /* ss.s[0..n_out) are OUT's */
 };
 
 /* For rc4_sections_collect: [cpu ...], [pin] and [default] are merged. */
@@ -105,27 +106,63 @@ static void warn_left_out(const struct cands *cs,
 	}
 }
 
-/* The section's text to put in: up to its last line that is neither
- * blank nor a comment (those after it belong to what follows in its
- * file), with '\n' line ends; malloc'ed, NULL when out of memory. */
+/* The section's text to put in: from its header's '[' (not a byte order
+ * mark or an indent before it, which only the first line of a file may
+ * have) up to its last line that is neither blank nor a comment (those
+ * after it belong to what follows in its file), with '\n' line ends;
+ * malloc'ed, NULL when out of memory. */
 static char *body(const struct rc4_section *s)
 {
 	struct rc4_ini_text t = { 0 };
-	size_t end = 0, n = 0;
+	size_t start = 0, end = 0, n = 0;
 	char *text;
 
 	while (rc4_ini_next(s->text, s->len, &t))
-		if (t.l.kind != RC4_INI_BLANK && t.l.kind != RC4_INI_COMMENT)
+		if (t.num == 1) {
+			start = t.at + t.l.start;
 			end = t.next;
-	if ((text = malloc(end + 2)) == NULL)
+		} else if (t.l.kind != RC4_INI_BLANK &&
+			   t.l.kind != RC4_INI_COMMENT) {
+			end = t.next;
+		}
+	if ((text = malloc(end - start + 2)) == NULL)
 		return NULL;
-	for (size_t i = 0; i < end; i++)
+	for (size_t i = start; i < end; i++)
 		if (s->text[i] != '\r' || i + 1 >= end || s->text[i + 1] != '\n')
 			text[n++] = s->text[i];
 	if (n == 0 || text[n - 1] != '\n')
 		text[n++] = '\n';
 	text[n] = '\0';
 	return text;
+}
+
+/* What goes in for the winner W: its text; for [pin] and [default], that
+ * of every section of its name in its file, which the library reads as
+ * one.  Malloc'ed, NULL when out of memory. */
+static char *text_of(const struct cands *cs, const struct rc4_section *w)
+{
+	char *all = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (rc4_section_kind(w->name) == RC4_SECTION_CPU)
+		return body(w);
+	if ((f = open_memstream(&all, &n)) == NULL)
+		return NULL;
+	for (size_t i = w - cs->ss.s; i < cs->ss.n; i++) {
+		const struct rc4_section *c = &cs->ss.s[i];
+		char *text = c->path == w->path && strcmp(c->name, w->name) == 0
+				     ? body(c)
+				     : NULL;
+		if (text != NULL)
+			fprintf(f, "%s%s", c == w ? "" : "\n", text);
+		free(text);
+	}
+	if (fclose(f) != 0) {
+		free(all);
+		return NULL;
+	}
+	return all;
 }
 
 /* What section W is, for the notes. */
@@ -168,7 +205,11 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 		warn_left_out(cs, w);
 		if (notes != NULL)
 			note(notes, w);
-		char *text = body(w), *next = NULL;
+		/* OUT's own stays as it is, every line of every duplicate
+		 * (the library reads them as one section) */
+		if ((size_t)(w - cs->ss.s) < cs->n_out)
+			continue;
+		char *text = text_of(cs, w), *next = NULL;
 		if (text != NULL)
 			next = rc4_section_replace(buf, *outlen, w->name, text,
 						   outpath, outlen);
@@ -183,11 +224,12 @@ char *merge_sections(const char *old, size_t len, const char *outpath,
 		     const struct merge_input *in, int n, FILE *notes,
 		     size_t *outlen)
 {
-	struct cands cs = { { 0 }, true };
+	struct cands cs = { { 0 }, true, 0 };
 	char *out = NULL;
 
 	rc4_sections_collect(&cs.ss, old, len, outpath, merged, &cs);
 	cs.out = false;
+	cs.n_out = cs.ss.n;
 	for (int i = 0; i < n; i++)
 		rc4_sections_collect(&cs.ss, in[i].buf, in[i].len, in[i].path,
 				     merged, &cs);
@@ -280,7 +322,12 @@ int merge_files(const char *const *files, int n, const char *out, bool quiet)
 		struct confwrite_hooks hooks = { update, NULL, &m };
 		if (confwrite_commit(&w, &hooks) >= 0) {
 			r = EXIT_SUCCESS;
-			if (!m.quiet)
+			if (!m.quiet && w.unchanged)
+				printf("%src4tune: %s unchanged: it already "
+				       "holds the merge of %d file%s\n",
+				       m.notes ? m.notes : "", out, n,
+				       n == 1 ? "" : "s");
+			else if (!m.quiet)
 				printf("%src4tune: merged %d file%s into %s\n",
 				       m.notes ? m.notes : "", n,
 				       n == 1 ? "" : "s", out);

@@ -200,47 +200,55 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	return EXIT_SUCCESS;
 }
 
-/* --if-missing: whether PATH's section for this CPU leaves nothing to do
- * (said unless --quiet): a person's, or the tuner's with a confident
- * result for every key, each a kernel the library would use.  A section
- * marked uncertain is measured again. */
-static bool tuned_already(const struct tuning *t, const char *path)
+/* For rc4_sections_collect: the sections named ARG. */
+static bool named(void *arg, const struct rc4_section *s)
 {
-	struct rc4_conf conf;
-	struct rc4_section sec, theirs;
-	char why[RC4_CONF_WHY_MAX], *buf;
-	size_t len = 0;
-	const struct rc4_conf_value *v = &conf.value[RC4K_SINGLE][RC4_CONF_CPU];
+	return strcmp(s->name, arg) == 0;
+}
 
-	if (strcmp(path, "-") == 0 || (buf = rc4_conf_load(path, &len)) == NULL)
-		return false;
-	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
-				    sizeof why) == 0 &&
-		     rc4_section_find(buf, len, t->section, &sec, &theirs) > 0;
-	free(buf);
-	if (!found)
-		return false;
+/* Of the sections SS (all of one name, in file order), the one that holds
+ * LINE: whose record speaks for the value the library reads there. */
+static const struct rc4_section *holding(const struct rc4_sections *ss,
+					 int line)
+{
+	const struct rc4_section *h = &ss->s[0];
+
+	for (size_t i = 1; i < ss->n && ss->s[i].line <= line; i++)
+		h = &ss->s[i];
+	return h;
+}
+
+/* tuned_already's verdict on the sections SS of this CPU in PATH, CONF
+ * what the library reads there, THEIRS a person's among them. */
+static bool judge(const struct tuning *t, const char *path,
+		  const struct rc4_conf *conf, const struct rc4_sections *ss,
+		  const struct rc4_section *theirs)
+{
+	const struct rc4_conf_value *v = &conf->value[RC4K_SINGLE][RC4_CONF_CPU];
+
 	/* a person's duplicate speaks too: the run would keep the file */
-	if (theirs.line != 0 && !t->o->force) {
+	if (theirs->line != 0 && !t->o->force) {
 		if (!t->o->quiet)
 			printf("rc4tune: [%s] in %s (line %d) is %s: nothing to "
 			       "do (--force replaces it)\n",
-			       t->section, path, theirs.line,
-			       rc4_owner_name(theirs.record.owner));
+			       t->section, path, theirs->line,
+			       rc4_owner_name(theirs->record.owner));
 		return true;
 	}
-	const struct rc4_record r = sec.record;
-	/* every key the run wrote; kernel = in any case */
+	/* every key the run wrote; kernel = in any case; each judged by the
+	 * record of the duplicate whose line the library reads */
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4_conf_value *kv = &conf.value[k][RC4_CONF_CPU];
-		if (!r.key[k].present && k != RC4K_SINGLE)
+		const struct rc4_conf_value *kv = &conf->value[k][RC4_CONF_CPU];
+		const struct rc4_record *rec = &holding(ss, kv->line)->record;
+		const struct rc4_record_key *rk = &rec->key[k];
+		if (!rk->present && k != RC4K_SINGLE)
 			continue;
-		if (r.key[k].uncertain || kv->line == 0 ||
+		if (rk->uncertain || kv->line == 0 ||
 		    !rc4_kernel_usable((enum rc4k_kind)k, kv->name, NULL, NULL)) {
-			if (!t->o->quiet && r.key[k].uncertain)
+			if (!t->o->quiet && rk->uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
-				       t->section, path, r.key[k].why);
+				       t->section, path, rk->why);
 			return false;
 		}
 	}
@@ -249,6 +257,31 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		       "nothing to do\n",
 		       t->section, v->name, path, v->line);
 	return true;
+}
+
+/* --if-missing: whether PATH's section for this CPU leaves nothing to do
+ * (said unless --quiet): a person's, or the tuner's with a confident
+ * result for every key, each a kernel the library would use.  A section
+ * marked uncertain is measured again. */
+static bool tuned_already(const struct tuning *t, const char *path)
+{
+	struct rc4_conf conf;
+	struct rc4_section theirs;
+	struct rc4_sections ss = { 0 };
+	char why[RC4_CONF_WHY_MAX], *buf;
+	size_t len = 0;
+
+	if (strcmp(path, "-") == 0 || (buf = rc4_conf_load(path, &len)) == NULL)
+		return false;
+	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
+				    sizeof why) == 0 &&
+		     rc4_section_find(buf, len, t->section, NULL, &theirs) > 0 &&
+		     rc4_sections_collect(&ss, buf, len, path, named,
+					  (void *)t->section) == 0;
+	bool done = found && judge(t, path, &conf, &ss, &theirs);
+	rc4_sections_free(&ss);
+	free(buf);
+	return done;
 }
 
 int tune_generate_conf(const struct tune_opts *o)

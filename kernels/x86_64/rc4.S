@@ -31,22 +31,24 @@
 
 /* Load S[IDX] (IDX a register) into a register, zero-extended, or store
  * one there: B, D and Q are its 8-, 32- and 64-bit names. */
-.macro lds w, idx, d, q
+/* DISP: the address of entry 0 when IDX indexes S (the default), or of
+ * entry k when IDX is a base and k a constant. */
+.macro lds w, idx, d, q, disp=ST_S
 .if \w == 1
-	movzbl	ST_S(%rdi,\idx,\w), \d
+	movzbl	\disp(%rdi,\idx,\w), \d
 .elseif \w == 4
-	movl	ST_S(%rdi,\idx,\w), \d
+	movl	\disp(%rdi,\idx,\w), \d
 .else
-	movq	ST_S(%rdi,\idx,\w), \q
+	movq	\disp(%rdi,\idx,\w), \q
 .endif
 .endm
-.macro sts w, idx, b, d, q
+.macro sts w, idx, b, d, q, disp=ST_S
 .if \w == 1
-	movb	\b, ST_S(%rdi,\idx,\w)
+	movb	\b, \disp(%rdi,\idx,\w)
 .elseif \w == 4
-	movl	\d, ST_S(%rdi,\idx,\w)
+	movl	\d, \disp(%rdi,\idx,\w)
 .else
-	movq	\q, ST_S(%rdi,\idx,\w)
+	movq	\q, \disp(%rdi,\idx,\w)
 .endif
 .endm
 
@@ -599,6 +601,161 @@
 	.endr
 .L\name\()_ret:
 	ret
+	fend	\name
+.endm
+
+/* The ring on wide states (W 4 or 8): ring4's lookahead of four, every
+ * state access of the entry's width (Zen 3 stores bytes into a state it
+ * also reads at half the rate of wider stores), 16 bytes a block.  Like
+ * ring5, single bytes until x + 1 is a multiple of 16 (inputs under MIN go
+ * to SHORT), then blocks, then the tail; the fix-up of a hit is out of
+ * line, after the function's return, so the predicted path is one fused
+ * compare and branch.  G is how the keystream is gathered: gpr, in a
+ * general register as chunk8 does, one 8-byte XOR a half block; xmm
+ * (SSE4.1, W 4), each entry's 32-bit load into a dword lane by pinsrd, and
+ * four registers packed into one 16-byte XOR: fewer uops than a shift and
+ * an OR a byte (about 6 % on Emerald Rapids, doc/kernels.md).
+ *
+ * Registers, in the blocks (the tail's are the byte loops'):
+ *   rdi state  r9 input  r10 out - in  rsi end  rdx y
+ *   rbx this block's base (x + 1)   rcx the next block's base (mod 256)
+ *   rbp u = y - x - 4: its low byte is above 252 exactly when the S[y]
+ *       store hits one of the three pending ring entries
+ *   r12-r15 the ring: S[x] of block position k in the (k mod 4)th
+ *   r11 ty, then tx + ty   r8 the keystream word, rax a keystream byte
+ *   (gpr)   xmm0-xmm3 the block's keystream, four bytes each (xmm) */
+
+/* Step K of a block, R0 its tx, R1..R3 the next three steps'. */
+.macro wstep name, w, g, k, r0, r1, r2, r3
+	addb	\r0\()b, %dl
+	leal	-1(%rbp,\r0), %ebp
+	lds	\w, %rdx, %r11d, %r11
+	sts	\w, %rbx, %r11b, %r11d, %r11, ST_S+\k*\w
+	sts	\w, %rdx, \r0\()b, \r0\()d, \r0
+	cmpb	$252, %bpl
+	ja	.L\name\()_fix\k
+.L\name\()_back\k:
+	addb	\r0\()b, %r11b
+	wgather\g \w, \k
+.if \k + 4 < 16
+	lds	\w, %rbx, \r0\()d, \r0, ST_S+(\k+4)*\w
+.else
+	lds	\w, %rcx, \r0\()d, \r0, ST_S+(\k-12)*\w
+.endif
+.endm
+
+/* The keystream byte of step K (its index in r11), by G. */
+.macro wgathergpr w, k
+.if \k % 8 == 0
+	lds	\w, %r11, %r8d, %r8
+.else
+	lds	\w, %r11, %eax, %rax
+	shlq	$8*(\k % 8), %rax
+	orq	%rax, %r8
+.endif
+.if \k % 8 == 7
+	xorq	(\k-7)(%r9), %r8
+	movq	%r8, (\k-7)(%r9,%r10)
+.endif
+.endm
+
+/* Entry r11 into dword lane K mod 4 of X. */
+.macro wpin w, k, x
+.if \k % 4 == 0
+	movd	ST_S(%rdi,%r11,\w), \x
+.else
+	pinsrd	$\k % 4, ST_S(%rdi,%r11,\w), \x
+.endif
+.endm
+.macro wgatherxmm w, k
+.if \k / 4 == 0
+	wpin	\w, \k, %xmm0
+.elseif \k / 4 == 1
+	wpin	\w, \k, %xmm1
+.elseif \k / 4 == 2
+	wpin	\w, \k, %xmm2
+.else
+	wpin	\w, \k, %xmm3
+.endif
+.if \k == 15
+	packusdw %xmm1, %xmm0
+	packusdw %xmm3, %xmm2
+	packuswb %xmm2, %xmm0
+	movdqu	(%r9), %xmm1
+	pxor	%xmm1, %xmm0
+	movdqu	%xmm0, (%r9,%r10)
+.endif
+.endm
+
+/* Step K's hit: the stored tx into the ring entry it overwrote. */
+.macro wfix name, w, g, k, r0, r1, r2, r3
+.L\name\()_fix\k:
+	cmpb	$253, %bpl
+	cmove	\r0, \r1
+	cmpb	$254, %bpl
+	cmove	\r0, \r2
+	cmpb	$255, %bpl
+	cmove	\r0, \r3
+	jmp	.L\name\()_back\k
+.endm
+
+/* OP for step K, with the ring's registers in turn. */
+.macro wrot op, name, w, g, k
+.if \k % 4 == 0
+	\op	\name, \w, \g, \k, %r12, %r13, %r14, %r15
+.elseif \k % 4 == 1
+	\op	\name, \w, \g, \k, %r13, %r14, %r15, %r12
+.elseif \k % 4 == 2
+	\op	\name, \w, \g, \k, %r14, %r15, %r12, %r13
+.else
+	\op	\name, \w, \g, \k, %r15, %r12, %r13, %r14
+.endif
+.endm
+
+.macro wring name, w, g, short, min
+	fstart	\name
+	cmpq	$\min, %rsi
+	jb	\short
+	.irp r, %rbx, %rbp, %r12, %r13, %r14, %r15
+	cpush	\r
+	.endr
+	args
+	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
+3:	leal	1(%rcx), %eax
+	testb	$15, %al
+	jz	4f
+	onebyte	\w
+	jmp	3b
+4:	leal	-4(%rdx), %ebp
+	subl	%ecx, %ebp
+	movzbl	%al, %ebx
+	leal	16(%rbx), %ecx
+	movzbl	%cl, %ecx
+	lds	\w, %rbx, %r12d, %r12, ST_S
+	lds	\w, %rbx, %r13d, %r13, ST_S+\w
+	lds	\w, %rbx, %r14d, %r14, ST_S+2*\w
+	lds	\w, %rbx, %r15d, %r15, ST_S+3*\w
+	.p2align 4
+1:	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	wrot	wstep, \name, \w, \g, \k
+	.endr
+	addq	$16, %r9
+	movl	%ecx, %ebx
+	addb	$16, %cl
+	leaq	16(%r9), %rax
+	cmpq	%rsi, %rax
+	jbe	1b
+	leal	-1(%rbx), %ecx		/* x = base - 1 */
+	movzbl	%cl, %ecx
+	.cfi_remember_state
+	.irp r, %r15, %r14, %r13, %r12, %rbp, %rbx
+	cpop	\r
+	.endr
+	tail	\w
+	.cfi_restore_state
+	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	wrot	wfix, \name, \w, \g, \k
+	.endr
 	fend	\name
 .endm
 
