@@ -334,7 +334,7 @@ static const struct {
 	{ FX("GenuineIntel", 6, 13), WIDE, "Intel P6" },	/* P M */
 	/* Nehalem and later Intel cores: no profile, so no rule */
 	{ FX("GenuineIntel", 6, 26), CHAR, "a CPU no rule names" },
-	{ FX("GenuineIntel", 6, 207), CHAR, "a CPU no rule names" },
+	{ FX("GenuineIntel", 6, 207), CHAR, "Intel family 6 model 207" },
 	{ FX("GenuineIntel", 18, 1), CHAR, "a CPU no rule names" },
 	/* K8: single-core, and dual-core (which sets the HT bit) */
 	{ FX("AuthenticAMD", 15, 44), WIDE, "AMD family 15" },

@@ -14,7 +14,8 @@ For each kind and call:
 - a rule measured on models claims only its profiles' models;
 - a family's rule for its other models, and the rule for CPUs no rule
   names, have the best worst case over their profiles (within the tie
-  window) and name exactly those profiles;
+  window) and name exactly those profiles; the latter at least 0.90 on
+  each (but for rc4tune_crypt_many: ANY_FLOOR);
 - every profile a rule names exists.
 Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/;
 TEST_EMULATOR, if set, runs RULES (a cross build's, under qemu-user).
@@ -26,6 +27,10 @@ import subprocess
 import sys
 
 MODELS, FAMILY, ANY = 0.95, 0.95, 0.90
+# Whether the rule for CPUs no rule names must reach ANY on every profile:
+# for rc4tune_crypt_many no kernel does (serial leads where byte stores
+# are slow, the lanes elsewhere), so it is held to the best worst case.
+ANY_FLOOR = {"single": True, "set_keys": True, "crypt_many": False}
 TIE = 0.02  # the tuner's tie window: kernels closer than this are equal
 
 RULES = os.environ.get("RULES", "")
@@ -169,7 +174,7 @@ def best_worst(kind, rows, profiles):
         check(worst >= single[0] - TIE, "%s rule %d: worst case %.3f over "
               "its profiles, any one kernel's at best %.3f (%s)"
               % (kind, row["i"], worst, single[0], single[1]))
-        if row["basis"] == "any":
+        if row["basis"] == "any" and ANY_FLOOR[kind]:
             check(worst >= ANY, "%s rule %d: at least %.2f on every profile"
                   % (kind, row["i"], ANY))
 

@@ -95,8 +95,9 @@ static bool known_kernel(const char *name)
 	return false;
 }
 
-/* One option's value into C: 0, or the exit status to leave with. */
-static int option(struct cli *c, int opt, const char *arg, const char *text)
+/* An option's value that must be checked: 0, or EXIT_USAGE after saying
+ * why; -1 when OPT is not one of them. */
+static int valued(struct cli *c, int opt, const char *arg)
 {
 	char *end;
 
@@ -125,6 +126,18 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 				"and at most 3600, not '%s'\n",
 			arg);
 		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* One option's value into C: 0, or the exit status to leave with. */
+static int option(struct cli *c, int opt, const char *arg, const char *text)
+{
+	int r = valued(c, opt, arg);
+
+	if (r >= 0)
+		return r;
+	switch (opt) {
 	case 'j':
 		c->o.json = true;
 		return 0;
