@@ -53,6 +53,69 @@ static void mirror_skip(struct mirror *m, size_t n)
 	mirror_crypt(m, n, junk, junk);
 }
 
+/* One run of test_batch_vs_reference: the batch keys, the reference's
+ * mirrors and the buffers; static, too large for the stack. */
+static struct {
+	rc4tune_key keys[MAXN];
+	struct mirror ref[MAXN];
+	uint8_t in[MAXN][MSG], out[MAXN][MSG], want[MSG];
+	const void *data[MAXN], *pin[MAXN];
+	void *pout[MAXN];
+	size_t len[MAXN];
+} vs;
+
+/* N random keys of 1..256 bytes set up as a batch and in the mirrors;
+ * the single kernel SINGLE continues them if it reads B's layout, else
+ * B's companion does (serial: the current kernel). */
+static void vs_set_keys(const struct rc4k_batch *b, size_t n,
+			const char *single, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		vs.ref[i].len = vs.len[i] = 1 + test_below(seed, 256);
+		test_fill(seed, vs.ref[i].key, vs.ref[i].len);
+		vs.data[i] = vs.ref[i].key;
+		rc4k_char_ref.set_key(&vs.ref[i].st, vs.ref[i].key,
+				      vs.ref[i].len);
+	}
+	ck_assert_int_eq(rc4tune_set_keys(vs.keys, n, vs.data, vs.len), 0);
+	const struct rc4k *cur = rc4k_single(rc4k_find(RC4K_SINGLE, single));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_eq(vs.keys[i].kernel,
+				 b->info.width == 0 ||
+						 cur->info.width == b->info.width
+					 ? cur
+					 : b->single);
+}
+
+/* Message MSG, M bytes a key, through crypt_many (in place for some
+ * streams), checked against the mirrors. */
+static void vs_message(const struct rc4k_batch *b, size_t n, int msg,
+		       size_t m, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		test_fill(seed, vs.in[i], m);
+		int inplace = (i + (size_t)msg) % 3 == 0;
+		if (inplace)
+			memcpy(vs.out[i], vs.in[i], m);
+		vs.pin[i] = inplace ? vs.out[i] : vs.in[i];
+		vs.pout[i] = vs.out[i];
+	}
+	rc4tune_crypt_many(vs.keys, n, m, vs.pin, vs.pout);
+	for (size_t i = 0; i < n; i++) {
+		mirror_crypt(&vs.ref[i], m, vs.in[i], vs.want);
+		ck_assert_msg(memcmp(vs.out[i], vs.want, m) == 0,
+			      "%s: %zu keys, key %zu (%zu bytes), "
+			      "message %d (%zu bytes)",
+			      b->info.name, n, i, vs.len[i], msg, m);
+		/* half the keys skip: they fall out of step */
+		if (msg == 2 && i % 2 == 1) {
+			size_t skip = test_below(seed, 1100);
+			rc4tune_skip(&vs.keys[i], skip);
+			mirror_skip(&vs.ref[i], skip);
+		}
+	}
+}
+
 /* Random keys of 1..256 bytes set up as a batch, then messages of odd
  * lengths (in place for some streams), skips between them for some keys,
  * and at the end each key alone through rc4tune_crypt. */
@@ -60,69 +123,22 @@ START_TEST(test_batch_vs_reference)
 {
 	const struct rc4k_batch *b = batch((size_t)_i / NCOUNTS);
 	size_t n = counts[_i % NCOUNTS];
-	static rc4tune_key keys[MAXN];
-	static struct mirror ref[MAXN];
-	static uint8_t in[MAXN][MSG], out[MAXN][MSG], want[MSG];
-	const void *data[MAXN], *pin[MAXN];
-	void *pout[MAXN];
-	size_t len[MAXN];
+	/* odd lengths, a zero, and one long enough for whole words */
+	static const size_t lens[] = { 1, 13, 0, 8, 77, 261 };
 	uint64_t seed = 0xba7c0000u + (uint64_t)_i;
 
 	if (!rc4k_usable(&b->info))
 		return;
 	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
 	ck_assert_int_eq(rc4tune_use_kernel(singles[_i % 3]), 0);
+	vs_set_keys(b, n, singles[_i % 3], &seed);
+	for (int msg = 0; msg < 6; msg++)
+		vs_message(b, n, msg, lens[msg], &seed);
 	for (size_t i = 0; i < n; i++) {
-		ref[i].len = len[i] = 1 + test_below(&seed, 256);
-		test_fill(&seed, ref[i].key, ref[i].len);
-		data[i] = ref[i].key;
-		rc4k_char_ref.set_key(&ref[i].st, ref[i].key, ref[i].len);
-	}
-	ck_assert_int_eq(rc4tune_set_keys(keys, n, data, len), 0);
-	/* the current kernel continues the keys if it reads their layout,
-	 * or set them up (serial) */
-	const struct rc4k *cur =
-		rc4k_single(rc4k_find(RC4K_SINGLE, singles[_i % 3]));
-	for (size_t i = 0; i < n; i++)
-		ck_assert_ptr_eq(keys[i].kernel,
-				 b->info.width == 0 ||
-						 cur->info.width == b->info.width
-					 ? cur
-					 : b->single);
-
-	for (int msg = 0; msg < 6; msg++) {
-		/* odd lengths, a zero, and one long enough for whole words */
-		static const size_t lens[] = { 1, 13, 0, 8, 77, 261 };
-		size_t m = lens[msg];
-
-		for (size_t i = 0; i < n; i++) {
-			test_fill(&seed, in[i], m);
-			int inplace = (i + (size_t)msg) % 3 == 0;
-			if (inplace)
-				memcpy(out[i], in[i], m);
-			pin[i] = inplace ? out[i] : in[i];
-			pout[i] = out[i];
-		}
-		rc4tune_crypt_many(keys, n, m, pin, pout);
-		for (size_t i = 0; i < n; i++) {
-			mirror_crypt(&ref[i], m, in[i], want);
-			ck_assert_msg(memcmp(out[i], want, m) == 0,
-				      "%s: %zu keys, key %zu (%zu bytes), "
-				      "message %d (%zu bytes)",
-				      b->info.name, n, i, len[i], msg, m);
-			/* half the keys skip: they fall out of step */
-			if (msg == 2 && i % 2 == 1) {
-				size_t skip = test_below(&seed, 1100);
-				rc4tune_skip(&keys[i], skip);
-				mirror_skip(&ref[i], skip);
-			}
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		test_fill(&seed, in[i], 40);
-		rc4tune_crypt(&keys[i], 40, in[i], out[i]);
-		mirror_crypt(&ref[i], 40, in[i], want);
-		ck_assert_msg(memcmp(out[i], want, 40) == 0,
+		test_fill(&seed, vs.in[i], 40);
+		rc4tune_crypt(&vs.keys[i], 40, vs.in[i], vs.out[i]);
+		mirror_crypt(&vs.ref[i], 40, vs.in[i], vs.want);
+		ck_assert_msg(memcmp(vs.out[i], vs.want, 40) == 0,
 			      "%s: key %zu of %zu alone", b->info.name, i, n);
 	}
 }

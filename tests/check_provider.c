@@ -620,79 +620,105 @@ static struct fns dispatch(void)
 	return f;
 }
 
-START_TEST(test_bad_calls_direct)
+/* Key lengths 0 and 257 and an IV, through the inits' own arguments: a
+ * rejected key leaves no key behind to continue with. */
+static void bad_keys(const struct fns *f, void *ctx, const uint8_t *key,
+		     uint8_t *buf)
 {
-	struct fns f = dispatch();
-	uint8_t key[257] = { 1 }, buf[64] = { 0 }, out[64];
+	uint8_t out[64];
 	size_t outl = 99;
-	void *ctx = f.newctx(f.provctx);
 
-	ck_assert_ptr_nonnull(ctx);
-	/* key lengths 0 and 257 as the init's own argument */
-	ck_assert_int_eq(f.einit(ctx, key, 0, NULL, 0, NULL), 0);
+	ck_assert_int_eq(f->einit(ctx, key, 0, NULL, 0, NULL), 0);
 	ck_error("key length must be 1 to 256 bytes");
-	ck_assert_int_eq(f.dinit(ctx, key, 257, NULL, 0, NULL), 0);
+	ck_assert_int_eq(f->dinit(ctx, key, 257, NULL, 0, NULL), 0);
 	ck_error("key length must be 1 to 256 bytes");
-	ck_assert_int_eq(f.update(ctx, out, &outl, sizeof out, buf, 16), 0);
+	ck_assert_int_eq(f->update(ctx, out, &outl, sizeof out, buf, 16), 0);
 	ck_error("no key set");
-	/* a rejected key leaves no key behind to continue with */
-	ck_assert_int_eq(f.einit(ctx, key, 16, NULL, 0, NULL), 1);
-	ck_assert_int_eq(f.update(ctx, out, &outl, sizeof out, buf, 16), 1);
-	ck_assert_int_eq(f.einit(ctx, key, 257, NULL, 0, NULL), 0);
+	ck_assert_int_eq(f->einit(ctx, key, 16, NULL, 0, NULL), 1);
+	ck_assert_int_eq(f->update(ctx, out, &outl, sizeof out, buf, 16), 1);
+	ck_assert_int_eq(f->einit(ctx, key, 257, NULL, 0, NULL), 0);
 	ck_error("key length must be 1 to 256 bytes");
-	ck_assert_int_eq(f.update(ctx, out, &outl, sizeof out, buf, 16), 0);
+	ck_assert_int_eq(f->update(ctx, out, &outl, sizeof out, buf, 16), 0);
 	ck_error("no key set");
 	/* an IV */
-	ck_assert_int_eq(f.einit(ctx, key, 16, buf, 8, NULL), 0);
+	ck_assert_int_eq(f->einit(ctx, key, 16, buf, 8, NULL), 0);
 	ck_error("RC4 takes no IV");
+}
 
-	ck_assert_int_eq(f.einit(ctx, key, 16, NULL, 0, NULL), 1);
+/* Buffers EVP never passes (short, NULL, overlapping) on a keyed CTX
+ * (BUF: 64 bytes); none of them moves the stream. */
+static void bad_buffers(const struct fns *f, void *ctx, const uint8_t *key,
+			uint8_t *buf)
+{
+	uint8_t out[64], want16[16];
+	size_t outl = 99;
+
 	/* output shorter than the input */
-	ck_assert_int_eq(f.update(ctx, out, &outl, 15, buf, 16), 0);
+	ck_assert_int_eq(f->update(ctx, out, &outl, 15, buf, 16), 0);
 	ck_error("output buffer shorter than the input");
-	ck_assert_int_eq(f.cipher(ctx, out, &outl, 0, buf, 1), 0);
+	ck_assert_int_eq(f->cipher(ctx, out, &outl, 0, buf, 1), 0);
 	ck_error("output buffer shorter than the input");
 	/* NULL buffers, a NULL outl */
-	ck_assert_int_eq(f.update(ctx, NULL, &outl, sizeof out, buf, 16), 0);
+	ck_assert_int_eq(f->update(ctx, NULL, &outl, sizeof out, buf, 16), 0);
 	ck_error("NULL buffer with a nonzero length");
-	ck_assert_int_eq(f.cipher(ctx, out, &outl, sizeof out, NULL, 16), 0);
+	ck_assert_int_eq(f->cipher(ctx, out, &outl, sizeof out, NULL, 16), 0);
 	ck_error("NULL buffer with a nonzero length");
-	ck_assert_int_eq(f.update(ctx, out, NULL, sizeof out, buf, 16), 0);
+	ck_assert_int_eq(f->update(ctx, out, NULL, sizeof out, buf, 16), 0);
 	ck_error("NULL buffer with a nonzero length");
-	ck_assert_int_eq(f.final(ctx, out, NULL, 0), 0);
+	ck_assert_int_eq(f->final(ctx, out, NULL, 0), 0);
 	ck_error("NULL buffer with a nonzero length");
 	/* overlapping other than exactly */
-	ck_assert_int_eq(f.update(ctx, buf + 1, &outl, 32, buf, 32), 0);
+	ck_assert_int_eq(f->update(ctx, buf + 1, &outl, 32, buf, 32), 0);
 	ck_error("input and output overlap other than exactly");
-	ck_assert_int_eq(f.update(ctx, buf, &outl, 32, buf + 31, 32), 0);
+	ck_assert_int_eq(f->update(ctx, buf, &outl, 32, buf + 31, 32), 0);
 	ck_error("input and output overlap other than exactly");
 	/* none of that moved the stream: the bytes are still the first */
-	uint8_t want16[16];
-	memset(buf, 0, sizeof buf);
+	memset(buf, 0, 64);
 	oracle(key, 16, buf, want16, 16);
-	ck_assert_int_eq(f.update(ctx, buf, &outl, 16, buf, 16), 1);
+	ck_assert_int_eq(f->update(ctx, buf, &outl, 16, buf, 16), 1);
 	ck_assert_uint_eq(outl, 16);
 	ck_assert_mem_eq(buf, want16, 16);
 	/* adjacent is not overlapping */
-	ck_assert_int_eq(f.update(ctx, buf + 16, &outl, 16, buf, 16), 1);
+	ck_assert_int_eq(f->update(ctx, buf + 16, &outl, 16, buf, 16), 1);
+}
 
-	/* parameters of the wrong size */
+/* A parameter of the wrong size on CTX, then every call with a NULL
+ * context. */
+static void bad_params_and_contexts(const struct fns *f, void *ctx,
+				    const uint8_t *key, uint8_t *buf)
+{
+	uint8_t out[64];
+	size_t outl = 99;
 	uint8_t small = 0;
 	OSSL_PARAM p[2] = { { OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER,
 			      &small, 1, 0 }, OSSL_PARAM_END };
+
 	p[0].data_size = 0;
-	ck_assert_int_eq(f.get_ctx_params(ctx, p), 0);
+	ck_assert_int_eq(f->get_ctx_params(ctx, p), 0);
 	ck_error("parameter of the wrong type or size");
-	ck_assert_int_eq(f.set_ctx_params(ctx, NULL), 1);
+	ck_assert_int_eq(f->set_ctx_params(ctx, NULL), 1);
 
 	/* NULL contexts */
-	f.freectx(NULL);
-	ck_assert_ptr_null(f.dupctx(NULL));
-	ck_assert_int_eq(f.update(NULL, out, &outl, 16, buf, 16), 0);
-	ck_assert_int_eq(f.final(NULL, out, &outl, 0), 0);
-	ck_assert_int_eq(f.einit(NULL, key, 16, NULL, 0, NULL), 0);
-	ck_assert_int_eq(f.set_ctx_params(NULL, NULL), 0);
-	ck_assert_int_eq(f.get_ctx_params(NULL, p), 0);
+	f->freectx(NULL);
+	ck_assert_ptr_null(f->dupctx(NULL));
+	ck_assert_int_eq(f->update(NULL, out, &outl, 16, buf, 16), 0);
+	ck_assert_int_eq(f->final(NULL, out, &outl, 0), 0);
+	ck_assert_int_eq(f->einit(NULL, key, 16, NULL, 0, NULL), 0);
+	ck_assert_int_eq(f->set_ctx_params(NULL, NULL), 0);
+	ck_assert_int_eq(f->get_ctx_params(NULL, p), 0);
+}
+
+START_TEST(test_bad_calls_direct)
+{
+	struct fns f = dispatch();
+	uint8_t key[257] = { 1 }, buf[64] = { 0 };
+	void *ctx = f.newctx(f.provctx);
+
+	ck_assert_ptr_nonnull(ctx);
+	bad_keys(&f, ctx, key, buf);
+	ck_assert_int_eq(f.einit(ctx, key, 16, NULL, 0, NULL), 1);
+	bad_buffers(&f, ctx, key, buf);
+	bad_params_and_contexts(&f, ctx, key, buf);
 	f.freectx(ctx);
 }
 END_TEST

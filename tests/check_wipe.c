@@ -309,13 +309,104 @@ static uint8_t *pages(void)
  * makes keystream ahead, and its refills), and long ones. */
 static const size_t lens_single[] = { 7, 16, 33, 300, 1, 12, 2000, 16, 5 };
 
+/* Secrets of one stream: its KEY, R's state and the N bytes R makes next
+ * (what was looked for before is kept: a batch adds each key's). */
+static void look_for_stream(const uint8_t *key, size_t keylen,
+			    const struct test_rc4 *r, size_t n)
+{
+	look_for_key(key, keylen);
+	look_for_state(r);
+	look_for_next(r, n);
+}
+
+/* arg.key set up from KEY (R its stream) on the painted stack. */
+static void probe_set_key(struct tally *t, const char *name,
+			  const uint8_t *key, const struct test_rc4 *r)
+{
+	forget_all();
+	look_for_stream(key, KEYLEN, r, AHEAD);
+	arg.data = key;
+	arg.len = KEYLEN;
+	count(t, name, probe(call_set_key));
+}
+
+/* arg.key's crypt calls of every length in lens_single, in place across
+ * the boundary of BUF's pages; R follows the stream. */
+static void probe_crypts(struct tally *t, const char *name,
+			 const uint8_t *key, struct test_rc4 *r, uint8_t *buf,
+			 uint64_t *s)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uint8_t want[2048];
+
+	for (size_t c = 0; c < sizeof lens_single / sizeof *lens_single; c++) {
+		size_t n = lens_single[c];
+		/* in place, across the pages' boundary */
+		uint8_t *io = buf + ps - n / 2 - c;
+
+		test_fill(s, io, n);
+		memcpy(want, io, n);
+		forget_all();
+		/* its own keystream */
+		look_for_stream(key, KEYLEN, r, n < AHEAD ? n : AHEAD);
+		for (size_t b = 0; b < n; b++) {
+			uint8_t ks;
+			test_rc4_ks(r, 1, &ks);
+			want[b] ^= ks;
+		}
+		look_for_state(r);
+		look_for_next(r, AHEAD);
+		arg.len = n;
+		arg.in = arg.out = io;
+		count(t, name, probe(call_crypt));
+		ck_assert_msg(memcmp(io, want, n) == 0, "%s: not RC4's bytes",
+			      name);
+	}
+}
+
+/* arg.key's skips of 100 and 300 bytes; R follows the stream. */
+static void probe_skips(struct tally *t, const char *name, const uint8_t *key,
+			struct test_rc4 *r)
+{
+	uint8_t drop[300];
+
+	for (size_t n = 100; n <= 300; n += 200) {
+		forget_all();
+		look_for_stream(key, KEYLEN, r, n); /* what skip drops */
+		test_rc4_ks(r, n, drop);
+		look_for_state(r);
+		look_for_next(r, AHEAD);
+		arg.n = n;
+		count(t, name, probe(call_skip));
+	}
+}
+
+/* One kernel's set_key, crypt and skip calls on K (T: their tallies), with
+ * a fresh key from *S; KEY stays alive while the probes look for it. */
+static void single_kernel_stack(struct tally t[3], const char *name,
+				rc4tune_key *k, uint8_t *buf, uint64_t *s)
+{
+	uint8_t key[KEYLEN], want[16], got[16] = { 0 };
+	struct test_rc4 r;
+
+	test_fill(s, key, sizeof key);
+	test_rc4_key(&r, key, sizeof key);
+	arg.key = k; /* for all three kinds of call */
+	probe_set_key(&t[0], name, key, &r);
+	probe_crypts(&t[1], name, key, &r, buf, s);
+	probe_skips(&t[2], name, key, &r);
+	/* the stream went on where this file's RC4 says */
+	test_rc4_ks(&r, 16, want);
+	rc4tune_crypt(k, 16, got, got);
+	ck_assert_msg(memcmp(got, want, 16) == 0, "%s: skip", name);
+}
+
 START_TEST(test_single_stack)
 {
 	struct tally t[] = { { .call = "set_key" }, { .call = "crypt" },
 			     { .call = "skip" } };
 	long ps = sysconf(_SC_PAGESIZE);
 	uint8_t *pg = pages(), *buf = pages();
-	uint8_t key[KEYLEN], want[2048], drop[300];
 	uint64_t s = 23;
 	const char *name;
 
@@ -326,61 +417,7 @@ START_TEST(test_single_stack)
 		/* the key's end (an ahead buffer's) a little past a page */
 		rc4tune_key *k = (rc4tune_key *)(void *)(pg + ps + 8 * (i % 4) -
 							 sizeof(rc4tune_key));
-		struct test_rc4 r;
-
-		test_fill(&s, key, sizeof key);
-		test_rc4_key(&r, key, sizeof key);
-		forget_all();
-		look_for_key(key, sizeof key);
-		look_for_state(&r);
-		look_for_next(&r, AHEAD);
-		arg.key = k;
-		arg.data = key;
-		arg.len = sizeof key;
-		count(&t[0], name, probe(call_set_key));
-
-		for (size_t c = 0; c < sizeof lens_single / sizeof *lens_single;
-		     c++) {
-			size_t n = lens_single[c];
-			/* in place, across the pages' boundary */
-			uint8_t *io = buf + ps - n / 2 - c;
-
-			test_fill(&s, io, n);
-			memcpy(want, io, n);
-			forget_all();
-			look_for_key(key, sizeof key);
-			look_for_state(&r);
-			look_for_next(&r, n < AHEAD ? n : AHEAD); /* its own */
-			for (size_t b = 0; b < n; b++) {
-				uint8_t ks;
-				test_rc4_ks(&r, 1, &ks);
-				want[b] ^= ks;
-			}
-			look_for_state(&r);
-			look_for_next(&r, AHEAD);
-			arg.len = n;
-			arg.in = arg.out = io;
-			count(&t[1], name, probe(call_crypt));
-			ck_assert_msg(memcmp(io, want, n) == 0,
-				      "%s: not RC4's bytes", name);
-		}
-
-		for (size_t n = 100; n <= 300; n += 200) {
-			forget_all();
-			look_for_key(key, sizeof key);
-			look_for_state(&r);
-			look_for_next(&r, n); /* what skip drops */
-			test_rc4_ks(&r, n, drop);
-			look_for_state(&r);
-			look_for_next(&r, AHEAD);
-			arg.n = n;
-			count(&t[2], name, probe(call_skip));
-		}
-		/* the stream went on where this file's RC4 says */
-		test_rc4_ks(&r, 16, want);
-		memset(drop, 0, 16);
-		rc4tune_crypt(k, 16, drop, drop);
-		ck_assert_msg(memcmp(drop, want, 16) == 0, "%s: skip", name);
+		single_kernel_stack(t, name, k, buf, &s);
 	}
 	report(t, sizeof t / sizeof *t);
 }
@@ -400,75 +437,93 @@ static const char *const batch_ids[] = {
 #include "kernels/registry.def"
 };
 
-START_TEST(test_batch_stack)
-{
-	struct tally t[] = { { .call = "set_keys" },
-			     { .call = "crypt_many" } };
-	static rc4tune_key keys[NB];
-	static uint8_t keyb[NB][32], in[NB][BMSG], out[NB][BMSG],
-		want[NB][BMSG];
-	static const size_t steps[] = { 16, 37, BMSG };
+/* The NB keys of a batch kernel's probes and this file's RC4 of each;
+ * static: too large for the stack, and alive while the probes look. */
+static struct {
+	rc4tune_key keys[NB];
+	uint8_t keyb[NB][32], in[NB][BMSG], out[NB][BMSG], want[NB][BMSG];
 	const void *data[NB], *pin[NB];
 	void *pout[NB];
 	size_t lens[NB];
 	struct test_rc4 r[NB];
+} bat;
+
+/* NAME (SIZE bytes) from the registry's ID. */
+static void batch_name(const char *id, char *name, size_t size)
+{
+	snprintf(name, size, "%s", id);
+	for (char *p = name; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+}
+
+/* Fresh keys from *S, set up as a batch on the painted stack. */
+static void probe_batch_set_keys(struct tally *t, const char *name,
+				 uint64_t *s)
+{
+	forget_all();
+	for (size_t i = 0; i < NB; i++) {
+		bat.lens[i] = 16 + i % 16;
+		test_fill(s, bat.keyb[i], bat.lens[i]);
+		bat.data[i] = bat.keyb[i];
+		test_rc4_key(&bat.r[i], bat.keyb[i], bat.lens[i]);
+		look_for_stream(bat.keyb[i], bat.lens[i], &bat.r[i], 64);
+		bat.pin[i] = bat.in[i];
+		bat.pout[i] = bat.out[i];
+	}
+	arg.key = bat.keys;
+	arg.n = NB;
+	arg.datas = bat.data;
+	arg.lens = bat.lens;
+	count(t, name, probe(call_set_keys));
+}
+
+/* One crypt_many call of N bytes a key on the painted stack; ODD puts key
+ * 1 a byte ahead first, its group out of step. */
+static void probe_batch_crypt(struct tally *t, const char *name, size_t n,
+			      int odd, uint64_t *s)
+{
+	if (odd) {
+		uint8_t one = 0;
+		rc4tune_crypt(&bat.keys[1], 1, &one, &one);
+		test_rc4_ks(&bat.r[1], 1, &one);
+	}
+	forget_all();
+	for (size_t i = 0; i < NB; i++) {
+		look_for_stream(bat.keyb[i], bat.lens[i], &bat.r[i],
+				n < 64 ? n : 64);
+		test_fill(s, bat.in[i], n);
+		test_rc4_ks(&bat.r[i], n, bat.want[i]);
+		for (size_t k = 0; k < n; k++)
+			bat.want[i][k] ^= bat.in[i][k];
+		look_for_state(&bat.r[i]);
+	}
+	arg.len = n;
+	arg.ins = bat.pin;
+	arg.outs = bat.pout;
+	count(t, name, probe(call_crypt_many));
+	for (size_t i = 0; i < NB; i++)
+		ck_assert_msg(memcmp(bat.out[i], bat.want[i], n) == 0,
+			      "%s: not RC4's bytes", name);
+}
+
+START_TEST(test_batch_stack)
+{
+	struct tally t[] = { { .call = "set_keys" },
+			     { .call = "crypt_many" } };
+	static const size_t steps[] = { 16, 37, BMSG };
 	uint64_t s = 5;
 
 	stack_setup();
 	for (size_t b = 0; b < sizeof batch_ids / sizeof *batch_ids; b++) {
 		char name[64];
-		snprintf(name, sizeof name, "%s", batch_ids[b]);
-		for (char *p = name; *p; p++)
-			*p = *p == '_' ? '-' : *p;
+		batch_name(batch_ids[b], name, sizeof name);
 		if (rc4tune_use_batch_kernel(name) != 0) {
 			ck_assert_int_eq(errno, ENOTSUP); /* not on this CPU */
 			continue;
 		}
-		forget_all();
-		for (size_t i = 0; i < NB; i++) {
-			lens[i] = 16 + i % 16;
-			test_fill(&s, keyb[i], lens[i]);
-			data[i] = keyb[i];
-			test_rc4_key(&r[i], keyb[i], lens[i]);
-			look_for_key(keyb[i], lens[i]);
-			look_for_state(&r[i]);
-			look_for_next(&r[i], 64);
-			pin[i] = in[i];
-			pout[i] = out[i];
-		}
-		arg.key = keys;
-		arg.n = NB;
-		arg.datas = data;
-		arg.lens = lens;
-		count(&t[0], name, probe(call_set_keys));
-
-		for (size_t c = 0; c < sizeof steps / sizeof *steps; c++) {
-			size_t n = steps[c];
-			if (c == 2) {
-				/* key 1 a byte ahead: its group out of step */
-				uint8_t one = 0;
-				rc4tune_crypt(&keys[1], 1, &one, &one);
-				test_rc4_ks(&r[1], 1, &one);
-			}
-			forget_all();
-			for (size_t i = 0; i < NB; i++) {
-				look_for_key(keyb[i], lens[i]);
-				look_for_state(&r[i]);
-				look_for_next(&r[i], n < 64 ? n : 64);
-				test_fill(&s, in[i], n);
-				test_rc4_ks(&r[i], n, want[i]);
-				for (size_t k = 0; k < n; k++)
-					want[i][k] ^= in[i][k];
-				look_for_state(&r[i]);
-			}
-			arg.len = n;
-			arg.ins = pin;
-			arg.outs = pout;
-			count(&t[1], name, probe(call_crypt_many));
-			for (size_t i = 0; i < NB; i++)
-				ck_assert_msg(memcmp(out[i], want[i], n) == 0,
-					      "%s: not RC4's bytes", name);
-		}
+		probe_batch_set_keys(&t[0], name, &s);
+		for (size_t c = 0; c < sizeof steps / sizeof *steps; c++)
+			probe_batch_crypt(&t[1], name, steps[c], c == 2, &s);
 	}
 	report(t, sizeof t / sizeof *t);
 }
@@ -496,68 +551,101 @@ static void call_evp_free(void)
 	EVP_CIPHER_CTX_free(ectx);
 }
 
-START_TEST(test_provider_stack)
-{
-	struct tally t[] = { { .call = "EVP init" }, { .call = "EVP update" },
-			     { .call = "EVP re-key" }, { .call = "EVP free" } };
-	const char *dir = getenv("RC4TUNE_PROVIDER_DIR"), *name;
-	static uint8_t key[2][KEYLEN], io[300], want[300];
-	OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
-	uint64_t s = 7;
+/* The provider's keys and buffers: static, alive while the probes look. */
+static uint8_t pkey[2][KEYLEN], pio[300], pwant[300];
 
+/* The module from DIR, loaded into LIB (*PROV), and its RC4. */
+static EVP_CIPHER *fetch_rc4tune(OSSL_LIB_CTX *lib, const char *dir,
+				 OSSL_PROVIDER **prov)
+{
 	ck_assert_msg(dir != NULL, "RC4TUNE_PROVIDER_DIR is not set");
 	ck_assert_int_eq(OSSL_PROVIDER_set_default_search_path(lib, dir), 1);
-	OSSL_PROVIDER *prov = OSSL_PROVIDER_load(lib, "rc4tune");
-	ck_assert_msg(prov != NULL, "cannot load rc4tune from %s", dir);
+	*prov = OSSL_PROVIDER_load(lib, "rc4tune");
+	ck_assert_msg(*prov != NULL, "cannot load rc4tune from %s", dir);
 	EVP_CIPHER *c = EVP_CIPHER_fetch(lib, "RC4", "provider=rc4tune");
 	ck_assert_ptr_nonnull(c);
-	ecipher = c;
-	/* EVP's first calls bind their symbols here, not in a probe */
-	arg.data = key[0];
-	arg.in = arg.out = io;
+	return c;
+}
+
+/* EVP's first calls bind their symbols here, not in a probe. */
+static void evp_warm_up(void)
+{
+	arg.data = pkey[0];
+	arg.in = arg.out = pio;
 	arg.len = 16;
 	ectx = EVP_CIPHER_CTX_new();
 	call_evp_init();
 	call_evp_update();
 	call_evp_init();
 	call_evp_free();
+}
+
+/* Short updates on the painted stack after ectx was keyed with R's key:
+ * a kernel that makes keystream ahead has some in the context when it is
+ * re-keyed. */
+static void probe_evp_updates(struct tally *t, const char *name,
+			      struct test_rc4 *r, uint64_t *s)
+{
+	for (size_t n = 7; n < sizeof pio; n += 3 * n) {
+		test_fill(s, pio, n);
+		memcpy(pwant, pio, n);
+		uint8_t ks[sizeof pio];
+		look_for_next(r, n);
+		test_rc4_ks(r, n, ks);
+		for (size_t b = 0; b < n; b++)
+			pwant[b] ^= ks[b];
+		look_for_state(r);
+		arg.in = arg.out = pio;
+		arg.len = n;
+		count(t, name, probe(call_evp_update));
+		ck_assert_msg(memcmp(pio, pwant, n) == 0, "%s: not RC4's bytes",
+			      name);
+	}
+}
+
+/* One kernel through EVP: init, updates, re-key, updates, free, each on
+ * the painted stack (T: the four tallies). */
+static void provider_kernel_stack(struct tally t[4], const char *name,
+				  uint64_t *s)
+{
+	struct test_rc4 r[2];
+
+	ectx = EVP_CIPHER_CTX_new();
+	ck_assert_ptr_nonnull(ectx);
+	forget_all();
+	for (int k = 0; k < 2; k++) {
+		test_fill(s, pkey[k], KEYLEN);
+		test_rc4_key(&r[k], pkey[k], KEYLEN);
+		look_for_key(pkey[k], KEYLEN);
+		look_for_state(&r[k]);
+	}
+	for (int k = 0; k < 2; k++) {
+		arg.data = pkey[k];
+		count(&t[k == 0 ? 0 : 2], name, probe(call_evp_init));
+		probe_evp_updates(&t[1], name, &r[k], s);
+		look_for_next(&r[k], AHEAD);
+	}
+	count(&t[3], name, probe(call_evp_free));
+}
+
+START_TEST(test_provider_stack)
+{
+	struct tally t[] = { { .call = "EVP init" }, { .call = "EVP update" },
+			     { .call = "EVP re-key" }, { .call = "EVP free" } };
+	const char *name;
+	OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+	OSSL_PROVIDER *prov;
+	uint64_t s = 7;
+
+	EVP_CIPHER *c =
+		fetch_rc4tune(lib, getenv("RC4TUNE_PROVIDER_DIR"), &prov);
+	ecipher = c;
+	evp_warm_up();
 	stack_setup();
 	for (size_t i = 0; (name = rc4tune_kernel_info(i, NULL, NULL)); i++) {
-		struct test_rc4 r[2];
 		if (rc4tune_use_kernel(name) != 0)
 			continue;
-		ectx = EVP_CIPHER_CTX_new();
-		ck_assert_ptr_nonnull(ectx);
-		forget_all();
-		for (int k = 0; k < 2; k++) {
-			test_fill(&s, key[k], KEYLEN);
-			test_rc4_key(&r[k], key[k], KEYLEN);
-			look_for_key(key[k], KEYLEN);
-			look_for_state(&r[k]);
-		}
-		for (int k = 0; k < 2; k++) {
-			arg.data = key[k];
-			count(&t[k == 0 ? 0 : 2], name, probe(call_evp_init));
-			/* short updates: a kernel that makes keystream ahead
-			 * has some in the context when it is re-keyed */
-			for (size_t n = 7; n < sizeof io; n += 3 * n) {
-				test_fill(&s, io, n);
-				memcpy(want, io, n);
-				uint8_t ks[sizeof io];
-				look_for_next(&r[k], n);
-				test_rc4_ks(&r[k], n, ks);
-				for (size_t b = 0; b < n; b++)
-					want[b] ^= ks[b];
-				look_for_state(&r[k]);
-				arg.in = arg.out = io;
-				arg.len = n;
-				count(&t[1], name, probe(call_evp_update));
-				ck_assert_msg(memcmp(io, want, n) == 0,
-					      "%s: not RC4's bytes", name);
-			}
-			look_for_next(&r[k], AHEAD);
-		}
-		count(&t[3], name, probe(call_evp_free));
+		provider_kernel_stack(t, name, &s);
 	}
 	EVP_CIPHER_free(c);
 	OSSL_PROVIDER_unload(prov);

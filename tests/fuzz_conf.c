@@ -48,20 +48,13 @@ static void on_note(void *arg, int line, bool error, const char *msg)
 	(void)error;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The input DATA written to the temporary file: its bytes, or after a
+ * first byte 'G' those confgen.h builds from the rest. */
+static void write_input(const uint8_t *data, size_t size)
 {
-	static const struct rc4_cpu cpu = { .vendor = "GenuineIntel",
-					    .family = 6, .model = 207 };
-	struct rc4_conf plain, checked;
-	char why[512], trail[RC4_TRAIL_MAX];
-
-	if (fd < 0) {
-		fd = mkstemp(path); /* mode 0600: the reader's owner rule */
-		must(fd >= 0, "mkstemp");
-		atexit(remove_file);
-	}
 	char *built = NULL;
 	size_t len = 0;
+
 	if (size > 0 && data[0] == 'G') {
 		FILE *f = open_memstream(&built, &len);
 		must(f != NULL, "out of memory");
@@ -74,20 +67,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     pwrite(fd, data, size, 0) == (ssize_t)size,
 	     "writing the input");
 	free(built);
+}
 
-	int rc = rc4_conf_read(path, SECTION, &plain, NULL, why, sizeof why);
-	int rc2 = checkconf(path, SECTION, on_note, NULL, &checked, why,
-			    sizeof why);
-	must(rc == 0 || rc == -1, "status of an existing file");
-	must(rc == rc2 && memcmp(&plain, &checked, sizeof plain) == 0,
-	     "the library and --check-conf read the file differently");
-	static const struct rc4_conf nothing = { 0 };
-	if (rc != 0)
-		must(memcmp(plain.value, nothing.value, sizeof plain.value) == 0,
-		     "a refused file gave a kernel");
-
-	struct rc4_select_in in = { .conf = path, .cpu = &cpu,
+/* The selection of every kind for CPU takes a kernel that may run: the
+ * pinned one, else this CPU's, whenever the file was read (RC 0) and
+ * PLAIN names one that runs here. */
+static void check_selection(const struct rc4_cpu *cpu,
+			    const struct rc4_conf *plain, int rc)
+{
+	char trail[RC4_TRAIL_MAX];
+	struct rc4_select_in in = { .conf = path, .cpu = cpu,
 				    .find = rc4k_find };
+
 	for (int kind = 0; kind < RC4K_KINDS; kind++) {
 		const struct rc4k_info *k =
 			rc4_select((enum rc4k_kind)kind, &in, trail, sizeof trail);
@@ -97,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     "trail not a string");
 		/* [pin] first, then this CPU's section */
 		for (int slot = RC4_CONF_PIN; slot <= RC4_CONF_CPU; slot++) {
-			const struct rc4_conf_value *v = &plain.value[kind][slot];
+			const struct rc4_conf_value *v = &plain->value[kind][slot];
 			const struct rc4k_info *want =
 				rc == 0 && v->line != 0
 					? rc4k_find((enum rc4k_kind)kind, v->name)
@@ -109,5 +100,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct rc4_cpu cpu = { .vendor = "GenuineIntel",
+					    .family = 6, .model = 207 };
+	struct rc4_conf plain, checked;
+	char why[512];
+
+	if (fd < 0) {
+		fd = mkstemp(path); /* mode 0600: the reader's owner rule */
+		must(fd >= 0, "mkstemp");
+		atexit(remove_file);
+	}
+	write_input(data, size);
+
+	int rc = rc4_conf_read(path, SECTION, &plain, NULL, why, sizeof why);
+	int rc2 = checkconf(path, SECTION, on_note, NULL, &checked, why,
+			    sizeof why);
+	must(rc == 0 || rc == -1, "status of an existing file");
+	must(rc == rc2 && memcmp(&plain, &checked, sizeof plain) == 0,
+	     "the library and --check-conf read the file differently");
+	static const struct rc4_conf nothing = { 0 };
+	if (rc != 0)
+		must(memcmp(plain.value, nothing.value, sizeof plain.value) == 0,
+		     "a refused file gave a kernel");
+	check_selection(&cpu, &plain, rc);
 	return 0;
 }

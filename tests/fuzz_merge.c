@@ -81,6 +81,51 @@ static char *pad(const char *old, size_t len, size_t gap, size_t *padded)
 	return buf;
 }
 
+/* The old file the input DATA (SIZE >= 2 bytes) describes for SECTION,
+ * *OLDLEN bytes: its bytes, or those confgen.h builds from them (in
+ * *BUILT), padded in front (in *PADDED) if asked; *BUILT and *PADDED to
+ * be freed. */
+static const char *old_file(const uint8_t *data, size_t size,
+			    const char *section, size_t *oldlen, char **built,
+			    char **padded)
+{
+	const char *old = (const char *)data + 2;
+
+	*oldlen = size - 2;
+	if (data[1] & 0x40) {
+		FILE *f = open_memstream(built, oldlen);
+		must(f != NULL, "out of memory");
+		confgen(f, NULL, (const uint8_t *)old, size - 2, section);
+		must(fclose(f) == 0, "out of memory");
+		old = *built;
+	}
+	if (data[1] & 0x80)
+		old = *padded = pad(old, *oldlen, (size_t)(data[0] >> 2) * 2,
+				    oldlen);
+	return old;
+}
+
+/* When the library took OLD, it takes ONCE (OLD merged with KERNEL in
+ * SECTION) and reads KERNEL from it, unless ONCE is past the size limit. */
+static void check_library(const char *old, size_t oldlen, const char *once,
+			  size_t len1, const char *section, const char *kernel)
+{
+	struct rc4_conf conf;
+
+	if (library_reads(old, oldlen, section, &conf) != 0)
+		return;
+	if (library_reads(once, len1, section, &conf) != 0) {
+		must(len1 > RC4_CONF_MAX_SIZE,
+		     "the library took the old file but refuses the "
+		     "new one");
+		return;
+	}
+	int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
+						   : RC4_CONF_CPU;
+	must(strcmp(conf.value[RC4K_SINGLE][slot].name, kernel) == 0,
+	     "the library does not read the kernel just written");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* a name with inner blanks, which rc4_section_is matches byte for
@@ -92,8 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const kernels[] = { "int-8x", "char-1x",
 					       "long-1x" };
 	char text[256];
-	size_t len1, len2;
-	struct rc4_conf conf;
+	size_t len1, len2, oldlen;
 
 	if (size < 2)
 		return 0;
@@ -104,19 +148,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	const char *section = sections[data[0] % 4];
 	const char *kernel = kernels[data[1] % 3];
-	const char *old = (const char *)data + 2;
-	size_t oldlen = size - 2;
 	char *padded = NULL, *built = NULL;
-	if (data[1] & 0x40) {
-		FILE *f = open_memstream(&built, &oldlen);
-		must(f != NULL, "out of memory");
-		confgen(f, NULL, (const uint8_t *)old, size - 2, section);
-		must(fclose(f) == 0, "out of memory");
-		old = built;
-	}
-	if (data[1] & 0x80)
-		old = padded = pad(old, oldlen, (size_t)(data[0] >> 2) * 2,
-				   &oldlen);
+	const char *old =
+		old_file(data, size, section, &oldlen, &built, &padded);
 	snprintf(text, sizeof text,
 		 "[%s]\n; written by fuzz_merge\nkernel = %s\n", section,
 		 kernel);
@@ -138,20 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	must(memmem(once, len1, "kernel = ", 9) != NULL &&
 		     memmem(once, len1, kernel, strlen(kernel)) != NULL,
 	     "the new kernel line is missing");
-
-	if (library_reads(old, oldlen, section, &conf) == 0) {
-		if (library_reads(once, len1, section, &conf) != 0) {
-			must(len1 > RC4_CONF_MAX_SIZE,
-			     "the library took the old file but refuses the "
-			     "new one");
-			goto out;
-		}
-		int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
-							   : RC4_CONF_CPU;
-		must(strcmp(conf.value[RC4K_SINGLE][slot].name, kernel) == 0,
-		     "the library does not read the kernel just written");
-	}
-out:
+	check_library(old, oldlen, once, len1, section, kernel);
 	free(once);
 	free(twice);
 	free(padded);

@@ -464,68 +464,94 @@ static double since(const struct timespec *t0)
 	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* The lock file, created 0600 if need be and held exclusively: its
- * descriptor, or -1 after saying why.  Another run of ours is waited for
- * CONFWRITE_LOCK_WAIT seconds at most, polling, since a blocking wait
- * cannot be bounded.  The holder removes the file before letting go, so
- * a file we lock that no longer has the name is not ours: again.  A file
- * system without locks only warns. */
-static int take_lock(const struct confwrite *w)
+/* The lock file, created 0600 if need be, open with its stat in *ST: its
+ * descriptor; LOCK_GONE if it was removed since we opened it (by the run
+ * letting go); or -1 after saying why. */
+#define LOCK_GONE (-2)
+static int open_lock(const struct confwrite *w, struct stat *st)
+{
+	if (lock_check(w) != 0)
+		return -1;
+	int fd = open(w->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+				       O_NOCTTY | O_CLOEXEC,
+		      0600);
+	if (fd < 0)
+		return fail(w->path, w->lock, errno);
+	if (fstat(fd, st) != 0) {
+		close(fd);
+		return fail(w->path, w->lock, errno);
+	}
+	if (st->st_nlink == 0) {
+		close(fd);
+		return LOCK_GONE;
+	}
+	if (lock_ok(w, st) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* flock FD, polling until CONFWRITE_LOCK_WAIT seconds after *T0, since a
+ * blocking wait cannot be bounded: 0, or the errno of the last try. */
+static int flock_within(int fd, const struct timespec *t0)
 {
 	static const struct timespec pause_for = { 0, 10 * 1000 * 1000 };
+	int err = 0;
+
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		err = errno;
+		if (err != EWOULDBLOCK || since(t0) >= CONFWRITE_LOCK_WAIT)
+			break;
+		nanosleep(&pause_for, NULL);
+		err = 0;
+	}
+	return err;
+}
+
+/* What take_lock returns when flock on FD failed with ERR: -1 after
+ * saying why, or FD itself on a file system without locks (a warning). */
+static int lock_failed(const struct confwrite *w, int fd, int err)
+{
+	if (err == EWOULDBLOCK) {
+		close(fd);
+		return refuse(w->path, "another run has held its lock "
+				       "file %s for %d s: gave up, "
+				       "nothing written",
+			      w->lock, CONFWRITE_LOCK_WAIT);
+	}
+	if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL ||
+	    err == EBADF) {
+		fprintf(stderr, "rc4tune: warning: %s: cannot lock %s "
+				"(%s): runs at the same time may lose "
+				"each other's section\n",
+			w->path, w->lock, strerror(err));
+		return fd;
+	}
+	close(fd);
+	return fail(w->path, "lock", err);
+}
+
+/* The lock file, created 0600 if need be and held exclusively: its
+ * descriptor, or -1 after saying why.  Another run of ours is waited for
+ * CONFWRITE_LOCK_WAIT seconds at most.  The holder removes the file
+ * before letting go, so a file we lock that no longer has the name is not
+ * ours: again.  A file system without locks only warns. */
+static int take_lock(const struct confwrite *w)
+{
 	struct timespec t0;
 	struct stat st, named;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		if (lock_check(w) != 0)
-			return -1;
-		int fd = open(w->lock, O_RDWR | O_CREAT | O_NOFOLLOW |
-					       O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-			      0600);
-		if (fd < 0)
-			return fail(w->path, w->lock, errno);
-		int err = 0;
-		if (fstat(fd, &st) != 0) {
-			close(fd);
-			return fail(w->path, w->lock, errno);
-		}
-		/* removed since we opened it, by the run letting go */
-		if (st.st_nlink == 0) {
-			close(fd);
+		int fd = open_lock(w, &st);
+		if (fd == LOCK_GONE)
 			continue;
-		}
-		if (lock_ok(w, &st) != 0) {
-			close(fd);
+		if (fd < 0)
 			return -1;
-		}
-		while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-			err = errno;
-			if (err != EWOULDBLOCK ||
-			    since(&t0) >= CONFWRITE_LOCK_WAIT)
-				break;
-			nanosleep(&pause_for, NULL);
-			err = 0;
-		}
-		if (err == EWOULDBLOCK) {
-			close(fd);
-			return refuse(w->path, "another run has held its lock "
-					       "file %s for %d s: gave up, "
-					       "nothing written",
-				      w->lock, CONFWRITE_LOCK_WAIT);
-		}
-		if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL ||
-		    err == EBADF) {
-			fprintf(stderr, "rc4tune: warning: %s: cannot lock %s "
-					"(%s): runs at the same time may lose "
-					"each other's section\n",
-				w->path, w->lock, strerror(err));
-			return fd;
-		}
-		if (err != 0) {
-			close(fd);
-			return fail(w->path, "lock", err);
-		}
+		int err = flock_within(fd, &t0);
+		if (err != 0)
+			return lock_failed(w, fd, err);
 		if (lstat(w->lock, &named) == 0 && named.st_dev == st.st_dev &&
 		    named.st_ino == st.st_ino)
 			return fd;
