@@ -9,7 +9,9 @@
  * (switched through the library, which the module shares with this
  * process); and every bad input, which must fail with an rc4tune error.
  * Calls that EVP never makes with bad arguments (an output shorter than the
- * input, a NULL outl) go straight to the module's dispatch table. */
+ * input, a NULL outl) go straight to the module's dispatch table; so do
+ * allocations failed (this program's malloc and calloc, which the module's
+ * resolve to) and parameters that do not convert. */
 #include <config.h>
 
 #include <errno.h>
@@ -23,6 +25,46 @@
 #include <openssl/rc4.h>
 #include "rc4tune.h"
 #include "testutil.h"
+
+/* Allocation failure: while fail_allocs is set, every malloc and calloc
+ * in the process fails, the module's included (the executable's
+ * definitions come first for a dlopened module too).  glibc only (its
+ * __libc_ allocators), and not under ASan, whose allocator this would
+ * bypass. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ALLOC_HOOK "a sanitized build"
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(NO_ALLOC_HOOK)
+#define NO_ALLOC_HOOK "a sanitized build"
+#endif
+#if !defined(__GLIBC__) && !defined(NO_ALLOC_HOOK)
+#define NO_ALLOC_HOOK "not glibc"
+#endif
+#ifndef NO_ALLOC_HOOK
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+static volatile int fail_allocs;
+
+__attribute__((visibility("default"))) void *malloc(size_t n)
+{
+	if (fail_allocs) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_malloc(n);
+}
+
+__attribute__((visibility("default"))) void *calloc(size_t n, size_t size)
+{
+	if (fail_allocs) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, size);
+}
+#endif
 
 static OSSL_LIB_CTX *libctx;
 static OSSL_PROVIDER *prov, *deflt;
@@ -723,6 +765,126 @@ START_TEST(test_bad_calls_direct)
 }
 END_TEST
 
+/* newctx and dupctx out of memory: NULL and an rc4tune error, the
+ * original context going on; through EVP, an init or a copy that fails. */
+START_TEST(test_out_of_memory)
+{
+#ifdef NO_ALLOC_HOOK
+	fprintf(stderr, "SKIP: allocation failure: %s\n", NO_ALLOC_HOOK);
+#else
+	struct fns f = dispatch();
+	uint8_t key[16] = { 7 }, zero[32] = { 0 }, want32[32], out[32];
+	size_t outl;
+
+	fail_allocs = 1;
+	void *ctx = f.newctx(f.provctx);
+	fail_allocs = 0;
+	ck_assert_ptr_null(ctx);
+	ck_error("out of memory");
+
+	ctx = f.newctx(f.provctx);
+	ck_assert_ptr_nonnull(ctx);
+	oracle(key, sizeof key, zero, want32, 32);
+	ck_assert_int_eq(f.einit(ctx, key, sizeof key, NULL, 0, NULL), 1);
+	ck_assert_int_eq(f.update(ctx, out, &outl, 16, zero, 16), 1);
+	fail_allocs = 1;
+	void *dup = f.dupctx(ctx);
+	fail_allocs = 0;
+	ck_assert_ptr_null(dup);
+	ck_error("out of memory");
+	ck_assert_int_eq(f.update(ctx, out + 16, &outl, 16, zero, 16), 1);
+	ck_assert_mem_eq(out, want32, 32);
+	f.freectx(ctx);
+
+	EVP_CIPHER *c = fetch("RC4");
+	EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new(), *e2 = EVP_CIPHER_CTX_new();
+	int n;
+	fail_allocs = 1;
+	int rc = EVP_EncryptInit_ex2(e, c, key, NULL, NULL);
+	fail_allocs = 0;
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(EVP_EncryptInit_ex2(e, c, key, NULL, NULL), 1);
+	ck_assert_int_eq(EVP_EncryptUpdate(e, out, &n, zero, 16), 1);
+	fail_allocs = 1;
+	rc = EVP_CIPHER_CTX_copy(e2, e);
+	fail_allocs = 0;
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(EVP_EncryptUpdate(e, out + 16, &n, zero, 16), 1);
+	ck_assert_mem_eq(out, want32, 32);
+	EVP_CIPHER_CTX_free(e2);
+	EVP_CIPHER_CTX_free(e);
+	EVP_CIPHER_free(c);
+	ERR_clear_error();
+#endif
+}
+END_TEST
+
+/* Parameters that do not convert, each refused with an rc4tune error and
+ * nothing changed: the wrong type, an integer size that is none, a
+ * negative value, a value too big for the integer asked in, no data. */
+START_TEST(test_params_unconverted)
+{
+	struct fns f = dispatch();
+	void *ctx = f.newctx(f.provctx);
+	uint8_t u8 = 0, raw[3] = { 0 };
+	int8_t s8 = 0;
+	int32_t neg = -1;
+	uint64_t huge = (uint64_t)UINT32_MAX + 1;
+	char str[8] = "16";
+	OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+	size_t kl = 0;
+	OSSL_PARAM q[2] = { OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, &kl),
+			    OSSL_PARAM_END };
+	const struct {
+		const char *key;
+		unsigned int type;
+		void *data;
+		size_t size;
+	} bad_set[] = {
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UTF8_STRING, str, 2 },
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, raw, 3 },
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_INTEGER, &neg, sizeof neg },
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 8 },
+		{ OSSL_CIPHER_PARAM_PADDING, OSSL_PARAM_UNSIGNED_INTEGER, &huge,
+		  sizeof huge },
+		{ OSSL_CIPHER_PARAM_PADDING, OSSL_PARAM_OCTET_STRING, raw, 1 },
+	}, bad_get[] = {
+		/* 256 in one unsigned byte, in one signed byte */
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, &u8, 1 },
+		{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_INTEGER, &s8, 1 },
+		{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UTF8_STRING, str, sizeof str },
+		{ OSSL_CIPHER_PARAM_PADDING, OSSL_PARAM_INTEGER, raw, 3 },
+	};
+
+	ck_assert_ptr_nonnull(ctx);
+	kl = 256;
+	ck_assert_int_eq(f.set_ctx_params(ctx, q), 1);
+	for (size_t i = 0; i < sizeof bad_set / sizeof bad_set[0]; i++) {
+		p[0] = (OSSL_PARAM){ bad_set[i].key, bad_set[i].type,
+				     bad_set[i].data, bad_set[i].size, 0 };
+		ck_assert_msg(f.set_ctx_params(ctx, p) == 0, "set %zu", i);
+		ck_error("parameter of the wrong type or size");
+	}
+	for (size_t i = 0; i < sizeof bad_get / sizeof bad_get[0]; i++) {
+		p[0] = (OSSL_PARAM){ bad_get[i].key, bad_get[i].type,
+				     bad_get[i].data, bad_get[i].size, 0 };
+		ck_assert_msg(f.get_ctx_params(ctx, p) == 0, "get %zu", i);
+		ck_error("parameter of the wrong type or size");
+	}
+	/* nothing changed: the key length is still 256 */
+	kl = 0;
+	ck_assert_int_eq(f.get_ctx_params(ctx, q), 1);
+	ck_assert_uint_eq(kl, 256);
+	/* the algorithm's own parameters, in a type they do not convert to */
+	EVP_CIPHER *c = fetch("RC4");
+	p[0] = (OSSL_PARAM){ OSSL_CIPHER_PARAM_MODE, OSSL_PARAM_UTF8_STRING,
+			     str, sizeof str, 0 };
+	ck_assert_int_eq(EVP_CIPHER_get_params(c, p), 0);
+	EVP_CIPHER_free(c);
+	f.freectx(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("provider");
@@ -752,6 +914,8 @@ int main(void)
 	tcase_add_test(bad, test_null_buffers);
 	tcase_add_test(bad, test_tls_refused);
 	tcase_add_test(bad, test_bad_calls_direct);
+	tcase_add_test(bad, test_out_of_memory);
+	tcase_add_test(bad, test_params_unconverted);
 	suite_add_tcase(s, bad);
 	return test_run(s);
 }

@@ -4,18 +4,22 @@
  *
  * It watches the calls a program makes on one config file FILE: FILE
  * itself, its siblings ".NAME.*" (temporary and lock files) and, for
- * open and fsync, its directory.  Every variable is optional:
+ * open and fsync, its directory; for the library's reader
+ * (test_faults_reader.sh), the same calls and fstat on FILE.  Every
+ * variable is optional:
  *
  * RC4TUNE_SHIM_FILE=FILE   the config (an absolute path, no symlinks);
  *                          unset: the shim does nothing.
  * RC4TUNE_SHIM_FAIL=CALL:N:ERRNO
  *                          the Nth watched call of CALL (open, mkostemp,
  *                          write, read, fsync, fchown, fchmod, rename,
- *                          renameat2, flock, malloc) fails with ERRNO (a
- *                          name: ENOSPC, EIO...).  malloc and realloc
- *                          count from the moment FILE's lock file is
- *                          opened (the writer's commit), the others on
- *                          FILE's files only.
+ *                          renameat2, flock, fstat, malloc) fails with
+ *                          ERRNO (a name: ENOSPC, EIO, EINTR...).  malloc
+ *                          and realloc count from the moment FILE's lock
+ *                          file is opened (the writer's commit), the
+ *                          others on FILE's files only.
+ * RC4TUNE_SHIM_READER=1    malloc and realloc count instead while FILE
+ *                          itself is open (a reader's open to its close).
  * RC4TUNE_SHIM_STOP=N      before the Nth watched call that could change
  *                          what is on disk (open for writing, mkostemp,
  *                          write, ftruncate, fsync, fchmod, fchown,
@@ -44,14 +48,14 @@ extern void *__libc_realloc(void *, size_t);
 
 enum call {
 	C_OPEN, C_MKOSTEMP, C_WRITE, C_READ, C_FSYNC, C_FCHOWN, C_FCHMOD,
-	C_RENAME, C_RENAMEAT2, C_FLOCK, C_MALLOC, C_FTRUNCATE, C_CALLS
+	C_RENAME, C_RENAMEAT2, C_FLOCK, C_MALLOC, C_FTRUNCATE, C_FSTAT, C_CALLS
 };
 static const char *const names[C_CALLS] = {
 	"open", "mkostemp", "write", "read", "fsync", "fchown", "fchmod",
-	"rename", "renameat2", "flock", "malloc", "ftruncate",
+	"rename", "renameat2", "flock", "malloc", "ftruncate", "fstat",
 };
 
-static int ready, armed, in_shim;
+static int ready, armed, in_shim, reader, reader_fd = -1;
 static char file[4096], dir[4096], prefix[4200];
 static size_t dirlen;
 static int fail_call = -1, fail_n, fail_errno, stop_n;
@@ -64,6 +68,7 @@ static const struct { const char *name; int value; } errnos[] = {
 	{ "EACCES", EACCES }, { "EPERM", EPERM }, { "EDQUOT", EDQUOT },
 	{ "EROFS", EROFS }, { "EINVAL", EINVAL }, { "EEXIST", EEXIST },
 	{ "EXDEV", EXDEV }, { "EMFILE", EMFILE }, { "EBUSY", EBUSY },
+	{ "EINTR", EINTR }, { "EOVERFLOW", EOVERFLOW },
 };
 
 static void note(const char *what, const char *call, const char *path)
@@ -111,6 +116,7 @@ __attribute__((constructor)) static void shim_init(void)
 	}
 	if ((s = getenv("RC4TUNE_SHIM_STOP")) != NULL)
 		stop_n = atoi(s);
+	reader = getenv("RC4TUNE_SHIM_READER") != NULL;
 	note_path = getenv("RC4TUNE_SHIM_NOTE");
 	count_path = getenv("RC4TUNE_SHIM_COUNT");
 	ready = 1;
@@ -205,17 +211,30 @@ static int open_common(int dirfd, const char *path, int flags, mode_t mode,
 
 	if (w) {
 		if (w == 1 && strncmp(p, prefix, strlen(prefix)) == 0 &&
-		    strcmp(p + strlen(prefix), "lock") == 0)
+		    strcmp(p + strlen(prefix), "lock") == 0 && !reader)
 			armed = 1;
 		if (before(C_OPEN, p, (flags & O_ACCMODE) != O_RDONLY))
 			return -1;
 	}
+	int fd;
 	if (at) {
 		REAL(openat);
-		return real_openat(dirfd, path, flags, mode);
+		fd = real_openat(dirfd, path, flags, mode);
+	} else {
+		REAL(open);
+		fd = real_open(path, flags, mode);
 	}
-	REAL(open);
-	return real_open(path, flags, mode);
+	if (w == 1 && reader && fd >= 0 && strcmp(p, file) == 0)
+		reader_fd = fd, armed = 1;
+	return fd;
+}
+
+int close(int fd)
+{
+	REAL(close);
+	if (reader && fd >= 0 && fd == reader_fd)
+		reader_fd = -1, armed = 0;
+	return real_close(fd);
 }
 
 int open(const char *path, int flags, ...)
@@ -299,6 +318,24 @@ ssize_t read(int fd, void *p, size_t n)
 	if (fd > 2 && fd_watched(fd, buf) == 1 && before(C_READ, buf, 0))
 		return -1;
 	return real_read(fd, p, n);
+}
+
+int fstat(int fd, struct stat *st)
+{
+	char buf[4096];
+	REAL(fstat);
+	if (fd > 2 && fd_watched(fd, buf) == 1 && before(C_FSTAT, buf, 0))
+		return -1;
+	return real_fstat(fd, st);
+}
+
+int fstat64(int fd, struct stat64 *st)
+{
+	char buf[4096];
+	REAL(fstat64);
+	if (fd > 2 && fd_watched(fd, buf) == 1 && before(C_FSTAT, buf, 0))
+		return -1;
+	return real_fstat64(fd, st);
 }
 
 int fsync(int fd)
