@@ -36,6 +36,25 @@ live_section() {
 		skip "this CPU is not identified: $(cat "$tmp/live.err")"
 }
 
+# shim_for PROGRAM: skip where tests/libshim.so (SHIM) cannot watch
+# PROGRAM (an emulator, ASan's runtime first); set nomalloc=1 in a
+# coverage build, whose gcov allocates at exit (failing those would not
+# be the program's failures); make $tmp a real path, which the shim
+# matches.
+shim_for() {
+	: "${SHIM:?set SHIM to tests/.libs/libshim.so}"
+	[ -z "${TEST_EMULATOR:-}" ] ||
+		skip "LD_PRELOAD is not passed through $TEST_EMULATOR"
+	! ldd "$1" 2>/dev/null | grep -q libasan ||
+		skip "a sanitized build: the shim cannot come before ASan's runtime"
+	nomalloc=
+	if grep -q __gcov_ "$1" 2>/dev/null; then
+		nomalloc=1
+		echo "NOTE: a coverage build: no allocation failed"
+	fi
+	tmp=$(cd "$tmp" && pwd -P)
+}
+
 # record_fixture SECTION KERNEL CONFIDENCE WHY [SCORES...]: on stdout,
 # SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD),
 # at $fixture_at if set, else 2026-01-01T00:00:00Z: its result line, a

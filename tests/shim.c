@@ -237,52 +237,38 @@ int close(int fd)
 	return real_close(fd);
 }
 
+/* The mode argument the open calls take with O_CREAT or O_TMPFILE, read
+ * after LAST. */
+#define MODE_ARG(flags, last)                                   \
+	({                                                      \
+		mode_t m_ = 0;                                  \
+		if ((flags) & (O_CREAT | O_TMPFILE)) {          \
+			va_list ap;                             \
+			va_start(ap, last);                     \
+			m_ = va_arg(ap, mode_t);                \
+			va_end(ap);                             \
+		}                                               \
+		m_;                                             \
+	})
+
 int open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_common(AT_FDCWD, path, flags, mode, 0);
+	return open_common(AT_FDCWD, path, flags, MODE_ARG(flags, flags), 0);
 }
 
 int open64(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_common(AT_FDCWD, path, flags, mode, 0);
+	return open_common(AT_FDCWD, path, flags, MODE_ARG(flags, flags), 0);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_common(dirfd, path, flags, mode, 1);
+	return open_common(dirfd, path, flags, MODE_ARG(flags, flags), 1);
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_common(dirfd, path, flags, mode, 1);
+	return open_common(dirfd, path, flags, MODE_ARG(flags, flags), 1);
 }
 
 int mkostemp(char *tmpl, int flags)

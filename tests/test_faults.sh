@@ -21,18 +21,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
-: "${SHIM:?set SHIM to tests/.libs/libshim.so}"
-[ -z "${TEST_EMULATOR:-}" ] || skip "LD_PRELOAD is not passed through $TEST_EMULATOR"
-ldd "$RC4TUNE_SEAM" 2>/dev/null | grep -q libasan &&
-	skip "a sanitized build: the shim cannot come before ASan's runtime"
-# gcov's exit handler allocates too: in a coverage build, allocations
-# are not failed (its failures would not be the writer's)
-nomalloc=
-grep -q __gcov_ "$RC4TUNE_SEAM" 2>/dev/null && nomalloc=1 &&
-	echo "NOTE: a coverage build: no allocation failed"
+shim_for "$RC4TUNE_SEAM"
 
 live_section "$RC4TUNE"
-tmp=$(cd "$tmp" && pwd -P) # the shim matches the config's real path
 conf=$tmp/rc4tune.conf
 {
 	echo '; fleet profiles: every line but this CPU section stays'

@@ -19,17 +19,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${RC4TUNE:?set RC4TUNE to the rc4tune binary}"
-: "${SHIM:?set SHIM to tests/.libs/libshim.so}"
-[ -z "${TEST_EMULATOR:-}" ] || skip "LD_PRELOAD is not passed through $TEST_EMULATOR"
-ldd "$RC4TUNE" 2>/dev/null | grep -q libasan &&
-	skip "a sanitized build: the shim cannot come before ASan's runtime"
-# gcov's exit handler allocates too: in a coverage build, allocations
-# are not failed (its failures would not be the reader's)
-nomalloc=
-grep -q __gcov_ "$RC4TUNE" 2>/dev/null && nomalloc=1 &&
-	echo "NOTE: a coverage build: no allocation failed"
-
-tmp=$(cd "$tmp" && pwd -P) # the shim matches the config's real path
+shim_for "$RC4TUNE"
 conf=$tmp/rc4tune.conf
 printf '[default]\nkernel = char-1x\nbatch_kernel = char-8lane\n' >"$conf"
 chmod 644 "$conf"
