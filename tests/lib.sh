@@ -55,6 +55,22 @@ shim_for() {
 	tmp=$(cd "$tmp" && pwd -P)
 }
 
+# fleet_fixture N: on stdout, a fleet's config: [default] char-1x, this
+# CPU's section ($live) int-1x, then N other CPUs' sections int-8x
+# ([cpu FleetVendor 6 1] to [cpu FleetVendor 6 N]).
+fleet_fixture() {
+	printf '; fleet profiles: every line but this CPU section stays\n'
+	printf '[default]\nkernel = char-1x\n\n[%s]\nkernel = int-1x\n' "$live"
+	i=1
+	while [ $i -le "$1" ]; do
+		printf '[cpu FleetVendor 6 %d]\nkernel = int-8x\n' $i
+		i=$((i + 1))
+	done
+}
+
+# kernel FILE: the kernel the library takes from the config FILE.
+kernel() { RC4TUNE_CONF=$1 "$RC4TUNE" --explain 2>/dev/null | head -n 1; }
+
 # record_fixture SECTION KERNEL CONFIDENCE WHY [SCORES...]: on stdout,
 # SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD),
 # at $fixture_at if set, else 2026-01-01T00:00:00Z: its result line, a

@@ -25,20 +25,7 @@ shim_for "$RC4TUNE_SEAM"
 
 live_section "$RC4TUNE"
 conf=$tmp/rc4tune.conf
-{
-	echo '; fleet profiles: every line but this CPU section stays'
-	echo '[default]'
-	echo 'kernel = char-1x'
-	echo
-	echo "[$live]"
-	echo 'kernel = int-1x'
-	for i in 1 2 3 4 5; do
-		echo "[cpu FleetVendor 6 $i]"
-		echo 'kernel = int-8x'
-	done
-} >"$tmp/old"
-
-kernel() { RC4TUNE_CONF=$1 "$RC4TUNE" --explain 2>/dev/null | head -n 1; }
+fleet_fixture 5 >"$tmp/old"
 
 # run VAR=VALUE...: the writer under the shim; $rc, stderr in $tmp/err.
 run() {

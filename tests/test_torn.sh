@@ -19,29 +19,13 @@ shim_for "$RC4TUNE_SEAM"
 
 live_section "$RC4TUNE"
 conf=$tmp/rc4tune.conf
-{
-	echo '; fleet profiles: every line but this CPU section stays'
-	echo '[default]'
-	echo 'kernel = char-1x'
-	echo
-	echo "[$live]"
-	echo 'kernel = int-1x'
-	echo
-	i=0
-	while [ $i -lt 200 ]; do
-		echo "[cpu FleetVendor 6 $i]"
-		echo 'kernel = int-8x'
-		i=$((i + 1))
-	done
-} >"$conf"
+fleet_fixture 200 >"$conf"
 chmod 644 "$conf"
 cp "$conf" "$tmp/old"
 
 # state PID: the state of PID (T: stopped, Z: ended), empty once reaped.
 state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
 
-# kernel FILE: the kernel the library takes from the config FILE.
-kernel() { RC4TUNE_CONF=$1 "$RC4TUNE" --explain 2>/dev/null | head -n 1; }
 [ "$(kernel "$conf")" = int-1x ] || { echo "FAIL: the old file is not read"; exit 1; }
 
 # The run (exec'ed, so that a run in the background is $!): int-8x wins
