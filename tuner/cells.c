@@ -96,41 +96,42 @@ static double run_single(const struct trial *tr, unsigned long reps)
 	return timing_now() - t0;
 }
 
-/* NKEYS states at TR's placement, each stream's buffer, and (N of them)
- * fresh keys set up by TR's kernel. */
-static const struct rc4k_batch *batch_setup(const struct trial *tr, size_t n,
-					    struct rc4k_state **st,
-					    const uint8_t **key,
-					    const uint8_t **in, uint8_t **out,
-					    size_t *len)
-{
-	const struct rc4k_batch *b = rc4k_batch(tr->k);
+/* What a batch call is handed: NKEYS states at a trial's placement, each
+ * stream's buffer (in place), keys of KEYLEN bytes. */
+struct batch_args {
+	struct rc4k_state *st[NKEYS];
+	const uint8_t *key[NKEYS], *in[NKEYS];
+	uint8_t *out[NKEYS];
+	size_t len[NKEYS];
+};
 
+/* A's states at TR's placement and N fresh keys. */
+static void batch_args_at(struct batch_args *a, const struct trial *tr,
+			  size_t n)
+{
 	for (size_t i = 0; i < NKEYS; i++) {
-		st[i] = states_at(tr->place) + i;
-		len[i] = KEYLEN;
-		in[i] = out[i] = lanes[i];
-		key[i] = i < n ? fresh_key() : NULL;
+		a->st[i] = states_at(tr->place) + i;
+		a->len[i] = KEYLEN;
+		a->in[i] = a->out[i] = lanes[i];
+		a->key[i] = i < n ? fresh_key() : NULL;
 	}
-	return b;
 }
 
 /* rc4tune_set_keys: NKEYS fresh keys a call, then the first KEYMSG bytes
  * of each (what a key is set up for). */
 static double run_set_keys(const struct trial *tr, unsigned long reps)
 {
-	struct rc4k_state *st[NKEYS];
-	const uint8_t *key[NKEYS], *in[NKEYS];
-	uint8_t *out[NKEYS];
-	size_t len[NKEYS];
-	const struct rc4k_batch *b = batch_setup(tr, 0, st, key, in, out, len);
-	double t0 = timing_now();
+	const struct rc4k_batch *b = rc4k_batch(tr->k);
+	struct batch_args a;
+	double t0;
 
+	batch_args_at(&a, tr, 0);
+	t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++) {
 		for (size_t i = 0; i < NKEYS; i++)
-			key[i] = fresh_key();
-		b->set_keys(tr->one, st, NKEYS, key, len);
-		b->crypt_many(tr->one, st, NKEYS, KEYMSG, in, out);
+			a.key[i] = fresh_key();
+		b->set_keys(tr->one, a.st, NKEYS, a.key, a.len);
+		b->crypt_many(tr->one, a.st, NKEYS, KEYMSG, a.in, a.out);
 	}
 	return timing_now() - t0;
 }
@@ -139,17 +140,15 @@ static double run_set_keys(const struct trial *tr, unsigned long reps)
  * up by the same kernel. */
 static double run_crypt_many(const struct trial *tr, unsigned long reps)
 {
-	struct rc4k_state *st[NKEYS];
-	const uint8_t *key[NKEYS], *in[NKEYS];
-	uint8_t *out[NKEYS];
-	size_t len[NKEYS];
-	const struct rc4k_batch *b =
-		batch_setup(tr, NSTREAMS, st, key, in, out, len);
+	const struct rc4k_batch *b = rc4k_batch(tr->k);
+	struct batch_args a;
+	double t0;
 
-	b->set_keys(tr->one, st, NSTREAMS, key, len);
-	double t0 = timing_now();
+	batch_args_at(&a, tr, NSTREAMS);
+	b->set_keys(tr->one, a.st, NSTREAMS, a.key, a.len);
+	t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++)
-		b->crypt_many(tr->one, st, NSTREAMS, STREAM, in, out);
+		b->crypt_many(tr->one, a.st, NSTREAMS, STREAM, a.in, a.out);
 	return timing_now() - t0;
 }
 
