@@ -50,6 +50,12 @@ def text_lines(argv):
     return run(argv).splitlines() if argv[0] else None
 
 
+def profile_path(outdir, section):
+    """data/profiles/VENDOR-FAMILY-MODEL.json for section "cpu V F M"."""
+    name = "-".join(section.split()[1:]).replace("/", "_") + ".json"
+    return os.path.join(outdir, name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rc4tune", required=True)
@@ -62,7 +68,18 @@ def main():
                     help="seconds between runs, so they meet other states")
     ap.add_argument("--commit", default="")
     ap.add_argument("--outdir", required=True)
+    ap.add_argument("--force", action="store_true",
+                    help="replace an existing profile of this CPU")
     a = ap.parse_args()
+
+    # A committed profile is evidence the rules are held against: refuse
+    # to replace it unless told to, and say so before measuring anything.
+    section = run([a.rc4tune, "--section"]).strip()
+    path = profile_path(a.outdir, section)
+    if os.path.exists(path) and not a.force:
+        sys.exit("profile: %s exists (a committed profile?); not replacing "
+                 "it: make profile PROFILE_FORCE=1 (profile.py --force) "
+                 "replaces it" % path)
 
     runs, bench, bench_batch, limits = [], [], [], None
     for i in range(a.runs):
@@ -102,9 +119,11 @@ def main():
         "bench_batch": bench_batch,
         "limits": limits,
     }
-    name = "-".join(section.split()[1:]).replace("/", "_") + ".json"
+    path = profile_path(a.outdir, section)
+    if os.path.exists(path) and not a.force:
+        sys.exit("profile: %s appeared while measuring; not replacing it "
+                 "(--force replaces it)" % path)
     os.makedirs(a.outdir, exist_ok=True)
-    path = os.path.join(a.outdir, name)
     with open(path + ".tmp", "w") as f:
         json.dump(profile, f, indent=1)
         f.write("\n")
