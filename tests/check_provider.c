@@ -776,6 +776,15 @@ START_TEST(test_out_of_memory)
 	uint8_t key[16] = { 7 }, zero[32] = { 0 }, want32[32], out[32];
 	size_t outl;
 
+	/* valgrind's preloaded allocator serves the module's calls, not
+	 * ours: nothing would fail */
+	const char *pre = getenv("LD_PRELOAD");
+	if (pre != NULL && strstr(pre, "vgpreload") != NULL) {
+		fprintf(stderr, "SKIP: allocation failure: valgrind's "
+				"allocator serves the module\n");
+		return;
+	}
+
 	fail_allocs = 1;
 	void *ctx = f.newctx(f.provctx);
 	fail_allocs = 0;
