@@ -224,8 +224,9 @@ def c_example(where, code, context, prints):
         ok("%s: compiled (a fragment, not run)" % where)
         return
     env = dict(os.environ, RC4TUNE_CONF=os.path.join(d, "none.conf"))
-    r = subprocess.run([out], capture_output=True, text=True, env=env,
-                       timeout=60)
+    emulator = os.environ.get("TEST_EMULATOR", "").split()
+    r = subprocess.run(emulator + [out], capture_output=True, text=True,
+                       env=env, timeout=60)
     if r.returncode != 0:
         fail("%s: exits %d" % (where, r.returncode), r.stdout + r.stderr)
         return
