@@ -239,6 +239,27 @@ def c_example(where, code, context, prints):
 
 # --- config files ------------------------------------------------------
 
+def built_kernels():
+    r = subprocess.run([RC4TUNE, "--list"], capture_output=True, text=True)
+    return {l.split()[0] for l in r.stdout.splitlines() if l.strip()}
+
+
+def unbuilt_only(out):
+    """The kernels --check-conf called unknown, when those are its only
+    errors and this build lacks them (a cross build has no x86-64
+    assembly): the examples name x86-64 kernels; else None."""
+    errors = re.findall(r": error: (.*)$", out, re.M)
+    names = [m.group(1) for m in (re.search(r'^unknown .*kernel "([^"]+)"', e)
+                                  for e in errors) if m]
+    built = built_kernels()
+    if any(n.endswith("-asm") for n in built):
+        return None  # an x86-64 build: an unknown kernel is a mistake
+    if errors and len(names) == len(errors) and \
+            not any(n in built for n in names):
+        return sorted(set(names))
+    return None
+
+
 def conf_example(where, text, claim, name):
     path = os.path.join(scratch, name)
     with open(path, "w") as f:
@@ -250,7 +271,11 @@ def conf_example(where, text, claim, name):
                        text=True)
     out = r.stdout + r.stderr
     bad = []
-    if r.returncode != 0 or "OK (0 errors, 0 warnings)" not in out:
+    lacks = unbuilt_only(out) if r.returncode == 1 else None
+    if lacks:
+        print("# %s: kernels this build lacks, not checked: %s"
+              % (where, " ".join(lacks)))
+    elif r.returncode != 0 or "OK (0 errors, 0 warnings)" not in out:
         bad.append("not OK (exit %d)" % r.returncode)
     for c in claim.split("|"):
         m = re.match(r"\s*(\[[^\]]*\])\s+(.*\S)\s*$", c)
@@ -331,10 +356,16 @@ def run_one(where, cmd):
     argv[0] = os.path.join(bindir, "rc4tune")
     r = subprocess.run(argv, cwd=scratch, env=env, capture_output=True,
                        text=True, timeout=120)
-    if r.returncode != 0:
+    lacks = None
+    if r.returncode == 1 and "--check-conf" in argv:
+        lacks = unbuilt_only(r.stdout + r.stderr)
+    if r.returncode != 0 and not lacks:
         fail("%s: `%s` exits %d" % (where, cmd, r.returncode),
              (r.stdout + r.stderr)[-2000:])
         return
+    if lacks:
+        print("# %s: kernels this build lacks, not checked: %s"
+              % (where, " ".join(lacks)))
     counts["commands run"] += 1
     ran = " ".join(shlex.quote(a) for a in argv[1:])
     ok("%s: `%s` exits 0%s" % (where, cmd, "" if ran == " ".join(
