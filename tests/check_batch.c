@@ -456,25 +456,6 @@ START_TEST(test_select_per_call)
 }
 END_TEST
 
-/* The kernels this CPU cannot run: their tests return early, and Check
- * counts them as passed, so each is named in the log. */
-static void say_unusable(size_t n)
-{
-	size_t skipped = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct rc4k_info *k = rc4k_nth(RC4K_BATCH, i);
-		if (!rc4k_usable(k)) {
-			printf("SKIP: %s: this CPU cannot run it (self-test, reference: not run)\n",
-			       k->name);
-			skipped++;
-		}
-	}
-	printf("%zu of %zu kernels run, %zu skipped\n", n - skipped, n,
-	       skipped);
-	fflush(stdout);
-}
-
 int main(void)
 {
 	Suite *s = suite_create("batch");
@@ -482,7 +463,7 @@ int main(void)
 
 	while (rc4k_nth(RC4K_BATCH, nbatch))
 		nbatch++;
-	say_unusable(nbatch);
+	test_say_unusable(RC4K_BATCH, nbatch, "self-test, reference");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_selftest, 0, (int)nbatch);
 	tcase_add_loop_test(tc, test_batch_vs_reference, 0,

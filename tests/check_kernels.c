@@ -369,25 +369,6 @@ START_TEST(test_vs_openssl)
 }
 END_TEST
 
-/* The kernels this CPU cannot run: their tests return early, and Check
- * counts them as passed, so each is named in the log. */
-static void say_unusable(size_t n)
-{
-	size_t skipped = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct rc4k_info *k = rc4k_nth(RC4K_SINGLE, i);
-		if (!rc4k_usable(k)) {
-			printf("SKIP: %s: this CPU cannot run it (RFC 6229, self-test, reference, short calls, page edges, OpenSSL: not run)\n",
-			       k->name);
-			skipped++;
-		}
-	}
-	printf("%zu of %zu kernels run, %zu skipped\n", n - skipped, n,
-	       skipped);
-	fflush(stdout);
-}
-
 int main(void)
 {
 	Suite *s = suite_create("kernels");
@@ -395,7 +376,9 @@ int main(void)
 
 	while (rc4k_nth(RC4K_SINGLE, nkernels))
 		nkernels++;
-	say_unusable(nkernels);
+	test_say_unusable(RC4K_SINGLE, nkernels,
+			  "RFC 6229, self-test, reference, short calls, "
+			  "page edges, OpenSSL");
 	load_rfc6229();
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_rfc6229_data);

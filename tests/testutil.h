@@ -96,6 +96,29 @@ static inline void test_write_file(const char *path, const char *text,
 	close(fd);
 }
 
+#ifdef RC4K_KERNEL_H
+/* The kernels of KIND (N of them) this CPU cannot run: their tests return
+ * early, and Check counts them as passed, so each is named in the log
+ * with the TESTS it skips. */
+static inline void test_say_unusable(enum rc4k_kind kind, size_t n,
+				     const char *tests)
+{
+	size_t skipped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rc4k_info *k = rc4k_nth(kind, i);
+		if (!rc4k_usable(k)) {
+			printf("SKIP: %s: this CPU cannot run it (%s: not run)\n",
+			       k->name, tests);
+			skipped++;
+		}
+	}
+	printf("%zu of %zu kernels run, %zu skipped\n", n - skipped, n,
+	       skipped);
+	fflush(stdout);
+}
+#endif
+
 static inline int test_run(Suite *suite)
 {
 	SRunner *sr = srunner_create(suite);
