@@ -20,6 +20,7 @@
 #include <string.h>
 #include "heuristic.h"
 #include "kernels/cpufeat.h"
+#include "kernels/family.h"
 
 /* The profiles (data/profiles/NAME.json) rules cite. */
 #define ZEN1 "AuthenticAMD-23-1"
@@ -255,7 +256,8 @@ const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 }
 
 const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
-				      enum rc4k_kind kind, bool here,
+				      enum rc4k_kind kind,
+				      const struct rc4k *one, bool here,
 				      rc4_find_fn *find, rc4_skip_fn *skipped,
 				      void *arg)
 {
@@ -266,7 +268,10 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 		 * told the checks (rc4k_feats_assume); no self-test, which
 		 * would run on this CPU */
 		const char *why = k == NULL ? "not in this build"
-				  : here    ? rc4k_refused(k)
+				  : kind != RC4K_SINGLE && one != NULL &&
+					      rc4k_misfit(k, one) != NULL
+				      ? rc4k_misfit(k, one)
+				  : here ? rc4k_refused(k)
 				  : rc4k_feats_assumed() && !rc4k_usable(k)
 				      ? "that CPU cannot run it"
 				      : NULL;
@@ -279,11 +284,12 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 }
 
 const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
+					   const struct rc4k *one,
 					   const struct rc4_cpu *cpu, bool here,
 					   rc4_find_fn *find, const char **rule,
 					   rc4_skip_fn *skipped, void *arg)
 {
 	rc4_heuristic_rule(kind, cpu, rule);
-	return rc4_rule_walk(rc4_heuristic_match(kind, cpu), kind, here, find,
+	return rc4_rule_walk(rc4_heuristic_match(kind, cpu), kind, one, here, find,
 			     skipped, arg);
 }

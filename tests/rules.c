@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		usable = argv + 4;
 		nusable = argc - 4;
 		const struct rc4k_info *k = rc4_rule_walk(
-			r, kind, false, find_usable, NULL, NULL);
+			r, kind, NULL, false, find_usable, NULL, NULL);
 		printf("%s\n", k ? k->name : "-");
 		return 0;
 	}
