@@ -166,13 +166,18 @@ static const struct rc4_rule single_rules[] = {
 
 /* rc4tune_set_keys: the eight key schedules in assembly lead on every
  * profile with the call's own figures (0.96 of the best on Zen 3, where
- * int-8lane is within 1 %; 0.99 on Emerald Rapids). */
+ * int-8lane is within 1 %; 0.99 on Emerald Rapids).  A walk takes the
+ * first of the single-stream kernel's family (one layout family per key):
+ * serial where it has no lanes measured (64-bit cells, a layout of its
+ * own). */
 #define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " EMR
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
-	     "the best on every profile), else in C",
-	     "char-8lane-asm", "char-8lane"),
+	     "the best on every profile), else in C, of the kernel's state "
+	     "layout; else one key at a time",
+	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
+	     "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
@@ -211,8 +216,9 @@ static const struct rc4_rule crypt_many_rules[] = {
 	 * which lead by 1.45x on Zen 4 and Zen 5 (doc/kernels.md). */
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
-	     "the tie window), 8 streams in the assembly loop",
-	     "char-8lane-asm", "char-8lane"),
+	     "the tie window), 8 streams in the assembly loop, of the "
+	     "kernel's state layout; else one stream at a time",
+	     "char-8lane-asm", "char-8lane", "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };

@@ -35,7 +35,7 @@ struct rc4_rule {
 	/* In order of preference: the first this build has and this CPU
 	 * can run is taken, so a rule degrades on a CPU or a build that
 	 * lacks what it was measured with. */
-	const char *kernels[5];
+	const char *kernels[6];
 	enum rc4_rule_basis basis;
 	/* the profiles it was held against, by file name without .json,
 	 * blank-separated; NULL: none */
