@@ -175,7 +175,7 @@ static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
 	     "the best on every profile), else in C, of the kernel's state "
-	     "layout; else one key at a time",
+	     "layout, else one key at a time",
 	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
 	     "serial"),
 
@@ -217,7 +217,7 @@ static const struct rc4_rule crypt_many_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window), 8 streams in the assembly loop, of the "
-	     "kernel's state layout; else one stream at a time",
+	     "kernel's state layout, else one stream at a time",
 	     "char-8lane-asm", "char-8lane", "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
