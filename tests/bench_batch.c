@@ -154,11 +154,35 @@ static double slice_stream(const struct cand *c, double secs)
  * batch rows run with (serial's). */
 static const char *lib_single, *lib_batch, *serial_single;
 
+/* Whether kernel names A and B say the same state layout (their first
+ * word: char, int, long). */
+static bool same_layout(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "-");
+	return strncmp(a, b, n) == 0 && b[n] == '-';
+}
+
+/* A lane kernel runs only keys of the single-stream kernel's layout
+ * (librc4tune(3), Many keys at once): its row runs with serial's kernel
+ * where that is of its layout, else with the layout's portable kernel. */
+static const char *single_for(const char *batch)
+{
+	static const char *const portable[] = { "char-8x-chunk", "int-8x",
+						"long-8x" };
+
+	if (strcmp(batch, "serial") == 0 || same_layout(batch, serial_single))
+		return serial_single;
+	for (size_t i = 0; i < sizeof portable / sizeof portable[0]; i++)
+		if (same_layout(batch, portable[i]))
+			return portable[i];
+	return serial_single;
+}
+
 static void select_cand(const struct cand *c)
 {
 	if (c->what == BATCH) {
 		rc4tune_use_batch_kernel(c->name);
-		rc4tune_use_kernel(serial_single);
+		rc4tune_use_kernel(single_for(c->name));
 	} else if (c->what == SINGLE) {
 		rc4tune_use_kernel(c->name);
 	}
