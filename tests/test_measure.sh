@@ -3,8 +3,11 @@
 # test_measure.sh - what the measuring engine scores (rc4tune(1), HOW IT
 # MEASURES): each batch call's serial candidate runs the single kind's
 # winner, so that call's kernel is serial where every lane kernel is slower than
-# it; and a kernel is scored at its worst placement of the key's state, so
-# a bad placement cannot hide in a median.  The tuner runs on the seam
+# it; a kernel is scored at its worst placement of the key's state, so
+# a bad placement cannot hide in a median; and the three calls share one
+# state layout (librc4tune(3), Many keys at once): the batch calls are
+# chosen among the written kernel's family, and a kernel of another family
+# within 3 % takes its place where its family's lanes win.  The tuner runs on the seam
 # (tests/seam.c): a virtual clock and made-up rates, the same verdicts on
 # any machine.
 #
@@ -103,4 +106,25 @@ grep -q "\"name\": \"$A\", .*\"score\": 100, .*\"placed\": 1.0000}" "$tmp/json" 
 	ok "--json: each kernel's placed (its worst placement's cost)" ||
 	{ fail "placed in --json"; cat "$tmp/err" "$tmp/json"; }
 
+# --- one layout family per key ----------------------------------------
+# val KEY: KEY's value in the section written.
+val() { sed -n "s/^$1 = //p" "$tmp/c.conf"; }
+# int-4x leads the single kind by 2.5 % (past the tie window, within
+# its cap); only char-8lane (8-bit, char-4x's
+# family) beats one key at a time for set_keys: the 8-bit family wins,
+# both calls of it.
+tune "$A=100,100,100 $B=97.5,97.5,97.5 char-8lane/set_keys=300,300,300"
+[ $rc -eq 0 ] && [ "$(val kernel)" = "$B" ] &&
+	[ "$(val set_keys_kernel)" = char-8lane ] &&
+	grep -q "family: $B (0.975 of $A)" "$tmp/c.conf" &&
+	case $(val crypt_many_kernel) in serial | char-*) : ;; *) false ;; esac &&
+	ok "family: $B at 0.975 of $A, for char-8lane's keys: $B and char-8lane written" ||
+	{ fail "family: the 8-bit family's lanes did not move the kernel"; show; }
+# the same at 0.90: too dear for the single stream; set_keys is then
+# chosen within int-4x's family (its lanes at 1: serial)
+tune "$A=100,100,100 $B=90,90,90 char-8lane/set_keys=300,300,300"
+[ $rc -eq 0 ] && [ "$(val kernel)" = "$A" ] &&
+	[ "$(val set_keys_kernel)" = serial ] &&
+	ok "family: $B at 0.90 of $A stays out; set_keys of $A's family (serial), not char-8lane" ||
+	{ fail "family: a kernel 10 % slower taken, or a batch kernel of another family written"; show; }
 finish

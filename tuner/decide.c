@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "decide.h"
+#include "kernels/family.h"
 #include "timing.h"
 
 static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
@@ -272,4 +273,57 @@ struct choice decide(const struct measurement *m,
 	}
 	judge(m, &c);
 	return c;
+}
+
+/* A single-stream kernel may cost this much of the chosen one's score to
+ * give the batch calls its layout's lanes (the tie window's cap). */
+static const double FAMILY_COST = TIE_CAP;
+
+/* The best score among BATCH's kernels that fit ONE's family, over the
+ * best of all: what the batch call keeps with keys of ONE's layout. */
+static double kept(const struct measurement *batch, const struct rc4k *one)
+{
+	double fit = 0, all = 0;
+
+	for (size_t i = 0; batch != NULL && i < batch->n; i++) {
+		const struct kresult *r = &batch->kr[i];
+		if (r->status != KERNEL_OK)
+			continue;
+		all = fmax(all, r->score);
+		if (rc4k_misfit(r->k, one) == NULL)
+			fit = fmax(fit, r->score);
+	}
+	return all > 0 ? fit / all : 1;
+}
+
+void decide_family(const struct measurement *single, struct choice *c,
+		   const struct measurement *set_keys,
+		   const struct measurement *crypt_many)
+{
+	const struct kresult *chosen = &single->kr[c->kernel];
+	double best = 0;
+	size_t pick = c->kernel;
+
+	for (size_t i = 0; i < single->n; i++) {
+		const struct kresult *r = &single->kr[i];
+		const struct rc4k *one = rc4k_single(r->k);
+		if (r->status != KERNEL_OK ||
+		    (i != c->kernel && r->score < chosen->score *
+						      (1 - FAMILY_COST)))
+			continue;
+		double v = fmin(r->score / chosen->score, 1) *
+			   kept(set_keys, one) * kept(crypt_many, one);
+		/* a gain within the window is none: the choice stays */
+		if (i == c->kernel ? v * (1 + TIE_CAP) > best : v > best * (1 + TIE_CAP))
+			best = v, pick = i;
+	}
+	if (pick == c->kernel)
+		return;
+	size_t n = strlen(c->note);
+	snprintf(c->note + n, sizeof c->note - n,
+		 "%sfamily: %s (%.3f of %s) for the batch calls' lanes of its "
+		 "layout",
+		 n ? "; " : "", single->kr[pick].k->name,
+		 single->kr[pick].score / chosen->score, chosen->k->name);
+	c->kernel = pick;
 }

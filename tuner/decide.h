@@ -40,6 +40,16 @@ struct choice decide_run(const struct measurement *m, const char *heuristic);
 struct choice decide(const struct measurement *m,
 		     const struct rc4_record_key *prior, const char *heuristic);
 
+/* One layout family per key (kernels/family.h): the single-stream kernel
+ * C chose from SINGLE may give way to one of another family that scores
+ * within the tie window's cap of it, when the batch calls keep more with
+ * its family's kernels (SET_KEYS and CRYPT_MANY as measured, every
+ * family's; either may be NULL): the product of the three calls' shares
+ * of their best must gain more than the window.  C's note says so. */
+void decide_family(const struct measurement *single, struct choice *c,
+		   const struct measurement *set_keys,
+		   const struct measurement *crypt_many);
+
 /* KR's score relative to the chosen kernel's, C of M: the tables'
  * "/winner". */
 double decide_ratio(const struct measurement *m, const struct choice *c,

@@ -184,8 +184,9 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 }
 
 /* Each measured key's choice against MINE (the section's record, or
- * NULL): the single kind's first, then the batch kinds' from what fits
- * the kernel chosen, so the three calls share one family (family.h). */
+ * NULL): the single kind's first (with its family weighed, decide_family),
+ * then the batch kinds' from what fits the kernel chosen, so the three
+ * calls share one family (family.h). */
 static int choose(struct result *t, const struct rc4_record *mine)
 {
 	const struct rc4k *one = t->one;
@@ -202,8 +203,15 @@ static int choose(struct result *t, const struct rc4_record *mine)
 		}
 		t->choice[k] = decide(t->use[k], mine ? &mine->key[k] : NULL,
 				      t->heuristic[k]);
-		if (k == RC4K_SINGLE)
-			one = rc4k_single(t->use[k]->kr[t->choice[k].kernel].k);
+		if (k != RC4K_SINGLE)
+			continue;
+		decide_family(t->use[k], &t->choice[k],
+			      t->got[RC4K_SET_KEYS] ? &t->measured[RC4K_SET_KEYS]
+						    : NULL,
+			      t->got[RC4K_CRYPT_MANY]
+				      ? &t->measured[RC4K_CRYPT_MANY]
+				      : NULL);
+		one = rc4k_single(t->use[k]->kr[t->choice[k].kernel].k);
 	}
 	return 0;
 }
