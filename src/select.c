@@ -10,7 +10,7 @@
 #include <string.h>
 #include "conf.h"
 #include "heuristic.h"
-#include "section.h"
+#include "sectionname.h"
 #include "select.h"
 
 /* One selection under way. */

@@ -13,7 +13,7 @@
 #include <time.h>
 #include "confgen.h"
 #include "iniline.h"
-#include "section.h"
+#include "tuner/section.h"
 #include "testutil.h"
 
 #define CPU "cpu AuthenticAMD 25 33"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conf.h"
-#include "section.h"
+#include "tuner/section.h"
 #include "testutil.h"
 
 #define CPU "cpu AuthenticAMD 23 1"

@@ -2,7 +2,7 @@
 /* record.h - the record of a section the tuner writes: read from a
  * section's bytes, and the section's text built from it and sealed with
  * its checksum (rc4tune.conf(5), THE RECORD; section.h finds the
- * sections):
+ * sections; the tuner's side, not linked into the library):
  *
  *   [cpu AuthenticAMD 25 17]
  *   ;@ rc4tune v=1 at=2026-12-01T00:23:05Z by=0.1.0 sum=0123456789abcdef
