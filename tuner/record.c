@@ -279,13 +279,18 @@ static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
 	return false;
 }
 
+static char *build(const char *name, const struct rc4_record *r,
+		   const char *comment, size_t *len, bool shared);
+
 /* Whether the section SEC (LEN bytes) holds, after its header, exactly
  * the record lines and key lines that the writer writes from R (trimmed;
- * plain comments and blank lines apart): one grammar both ways. */
-static bool as_written(const char *sec, size_t len, const struct rc4_record *r)
+ * plain comments and blank lines apart): one grammar both ways.  SHARED:
+ * as an earlier version's writer wrote R (a key shared by kinds, once). */
+static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
+		       bool shared)
 {
 	size_t blen;
-	char *b = rc4_section_build("-", r, NULL, &blen);
+	char *b = build("-", r, NULL, &blen, shared);
 	struct rc4_ini_text x = { 0 }, y = { 0 };
 	bool same = b != NULL, mx, my;
 
@@ -323,11 +328,10 @@ void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
 		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
 		   : g.bad		       ? RC4_OWNER_UNTRUSTED
 					       : RC4_OWNER_TUNER;
-	/* what the writer writes from these values, line for line; an
-	 * earlier version's shared key (batch_kernel) is read for each batch
-	 * call and written as each call's own, so its record is held to the
-	 * checks above only */
-	if (r->owner == RC4_OWNER_TUNER && !g.shared && !as_written(sec, len, r))
+	/* what the writer writes from these values, line for line: this
+	 * version's, or an earlier one's where the record names a shared key
+	 * (batch_kernel, read for each batch call) */
+	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
 		r->owner = RC4_OWNER_UNTRUSTED;
 }
 
@@ -367,24 +371,42 @@ static void history_line(FILE *f, const char *key,
 	fprintf(f, "%s\n", line);
 }
 
-/* R's record lines, written AT, with a checksum of zeros. */
-static void record_write(FILE *f, const struct rc4_record *r)
+/* The key kind K is written under: its own, or SHARED, the key it shares
+ * (an earlier version's), once for the kinds that share it (NULL for the
+ * others). */
+static const char *key_of(int k, bool shared)
+{
+	const char *also = rc4k_kinds[k].also;
+
+	if (!shared || also == NULL)
+		return rc4k_kinds[k].key;
+	for (int j = 0; j < k; j++)
+		if (rc4k_kinds[j].also != NULL &&
+		    strcmp(rc4k_kinds[j].also, also) == 0)
+			return NULL;
+	return also;
+}
+
+/* R's record lines, written AT, with a checksum of zeros; each kind's
+ * under key_of(SHARED). */
+static void record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
 	fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
 		RC4_RECORD_VERSION, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
 		SUM_DIGITS, 0);
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (r->key[k].present)
+		if (r->key[k].present && key_of(k, shared) != NULL)
 			fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
 				   "confidence=%s why=%s\n",
-				rc4k_kinds[k].key, r->key[k].value,
+				key_of(k, shared), r->key[k].value,
 				r->key[k].uncertain ? "uncertain" : "high",
 				r->key[k].why);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		for (int i = 0; i < r->key[k].nruns; i++)
-			if (r->key[k].run[i].n > 0) /* none: nothing to read */
-				history_line(f, rc4k_kinds[k].key,
+			/* a run without leaders: nothing to read */
+			if (r->key[k].run[i].n > 0 && key_of(k, shared) != NULL)
+				history_line(f, key_of(k, shared),
 					     &r->key[k].run[i]);
 }
 
@@ -408,8 +430,9 @@ void rc4_section_seal(char *sec, size_t len)
 		}
 }
 
-char *rc4_section_build(const char *name, const struct rc4_record *r,
-			const char *comment, size_t *len)
+/* rc4_section_build, each kind's lines under key_of(SHARED). */
+static char *build(const char *name, const struct rc4_record *r,
+		   const char *comment, size_t *len, bool shared)
 {
 	char *text = NULL;
 	size_t n;
@@ -418,13 +441,13 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 	if (f == NULL)
 		return NULL;
 	fprintf(f, "[%s]\n", name);
-	record_write(f, r);
+	record_write(f, r, shared);
 	if (comment != NULL)
 		fputs(comment, f);
 	/* `kernel = NAME` last: the line people and scripts look for. */
 	for (int k = RC4K_KINDS - 1; k >= 0; k--)
-		if (r->key[k].present)
-			fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
+		if (r->key[k].present && key_of(k, shared) != NULL)
+			fprintf(f, "%s = %s\n", key_of(k, shared),
 				r->key[k].value);
 	/* glibc's fclose returns 0 when its last realloc fails: no text */
 	if (fclose(f) != 0 || text == NULL) {
@@ -436,6 +459,12 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 	if (len != NULL)
 		*len = n;
 	return text;
+}
+
+char *rc4_section_build(const char *name, const struct rc4_record *r,
+			const char *comment, size_t *len)
+{
+	return build(name, r, comment, len, false);
 }
 
 const char *rc4_owner_name(enum rc4_owner o)
