@@ -371,9 +371,9 @@ static void history_line(FILE *f, const char *key,
 	fprintf(f, "%s\n", line);
 }
 
-/* The key kind K is written under: its own, or SHARED, the key it shares
- * (an earlier version's), once for the kinds that share it (NULL for the
- * others). */
+/* The key that kind K's lines are written under: its own; or, SHARED (as
+ * an earlier version wrote them), the key it shares, for the first kind
+ * that shares it, and NULL (not written) for the others. */
 static const char *key_of(int k, bool shared)
 {
 	const char *also = rc4k_kinds[k].also;

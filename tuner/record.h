@@ -13,7 +13,9 @@
  * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
  * fields.  One grammar both ways: the reader takes a sealed record as the
  * tuner's only when rc4_section_build writes exactly its record and key
- * lines from the values it read (a later format raises v=). */
+ * lines from the values it read (a later format raises v=); a record with
+ * an earlier version's shared key (key=batch_kernel), when they are the
+ * lines that version wrote: the shared key's for each batch call's. */
 #ifndef RC4_RECORD_H
 #define RC4_RECORD_H
 
