@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* check_section.c - the section module (section.h): one identity, the
- * sections of a file and whose they are, a section built, sealed and read
- * back, record values the tuner never writes, record lines within the
- * reader's line limit. */
+/* check_section.c - sections named (src/sectionname.h: one identity) and
+ * the tuner's sections (tuner/section.h): the sections of a file and whose
+ * they are, a section built, sealed and read back, record values the tuner
+ * never writes, an earlier version's records held to its grammar, record
+ * lines within the reader's line limit. */
 #include <config.h>
 
 #include <stdlib.h>
