@@ -36,6 +36,7 @@ const uint8_t rc4k_ident_c[256] = {
 	B64(0), B64(64), B64(128), B64(192)
 };
 const uint32_t rc4k_ident_i[256] = { B64(0), B64(64), B64(128), B64(192) };
+const uint64_t rc4k_ident_l[256] = { B64(0), B64(64), B64(128), B64(192) };
 #undef B64
 #undef B16
 #undef B4
@@ -241,9 +242,8 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
  * times more; moving the copies into this frame, cleared here, made the
  * int loops' key schedules up to 8 % slower on Zen 4, for no reason the
  * generated loops showed.) */
-#define LANES(id, nm, sum, fam, G, W, companion, needs)                     \
+#define LANES(id, nm, sum, fam, G, W, needs)                                \
 	extern const struct rc4k_lanes rc4k_lanes_##fam;                    \
-	extern const struct rc4k rc4k_##companion;                          \
 	static void id##_set_keys(const struct rc4k *one,                   \
 				  struct rc4k_state *const *st, size_t n,   \
 				  const uint8_t *const *key,                \
@@ -274,12 +274,13 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
 		.info = { .name = nm, .summary = sum,                       \
 			  .usable = RC4K_NEEDS_##needs,                     \
 			  .kind = RC4K_BATCH, .width = W },                 \
-		.lanes = 1u << (G), .single = &rc4k_##companion,            \
+		.lanes = 1u << (G),                                         \
 		.set_keys = id##_set_keys, .crypt_many = id##_crypt_many,   \
 	};
 
 RC4K_BATCH_FAMILY(char, uint8_t, c, rc4k_ident_c)
 RC4K_BATCH_FAMILY(int, uint32_t, i, rc4k_ident_i)
+RC4K_BATCH_FAMILY(long, uint64_t, l, rc4k_ident_l)
 
 /* Every lane kernel's descriptor, from its LANES line. */
 #define SINGLE(id)

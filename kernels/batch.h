@@ -5,7 +5,8 @@
  * streams stepped in lockstep ("lanes") give the CPU independent work to
  * overlap.  A lane kernel reads and writes the same struct rc4k_state as
  * the single-stream kernels of its state layout (info.width), so a key it
- * set up can be continued by any of them, and the other way round.
+ * set up can be continued by any of them, and the other way round; it
+ * runs only for keys of the single-stream kernel's family (family.h).
  *
  * One batch kernel has no layout of its own (width 0): serial.c's, which
  * runs the single-stream kernel it is handed, key by key and stream by
@@ -19,9 +20,6 @@
 struct rc4k_batch {
 	struct rc4k_info info; /* name: LAYOUT-Nlane, or serial */
 	unsigned lanes;        /* streams stepped together */
-	/* The single-stream kernel of that layout that keys get when the
-	 * current kernel has another layout; NULL for width 0 (serial). */
-	const struct rc4k *single;
 	/* ONE, in both calls: the single-stream kernel that serial runs (the
 	 * library's current one, the tuner's winner); lane kernels ignore it.
 	 * Any N: groups of LANES, then fewer lanes for the rest.  Keys are
@@ -36,15 +34,8 @@ struct rc4k_batch {
 			   const uint8_t *const *in, uint8_t *const *out);
 };
 
-/* The single-stream kernel that continues the keys B sets up while ONE is
- * the current one. */
-static inline const struct rc4k *rc4k_batch_keys_kernel(
-	const struct rc4k_batch *b, const struct rc4k *one)
-{
-	return b->info.width == 0 || one->info.width == b->info.width
-		       ? one
-		       : b->single;
-}
+/* The batch kernel with no lanes (serial.c). */
+extern const struct rc4k_batch rc4k_serial;
 
 /* K as the batch kernel it is (K->kind == RC4K_BATCH). */
 static inline const struct rc4k_batch *rc4k_batch(const struct rc4k_info *k)

@@ -16,9 +16,10 @@
 
 void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len);
 
-/* S of a fresh key: 0..255 in cells of 8 and 32 bits. */
+/* S of a fresh key: 0..255 in cells of 8, 32 and 64 bits. */
 extern const uint8_t rc4k_ident_c[256];
 extern const uint32_t rc4k_ident_i[256];
+extern const uint64_t rc4k_ident_l[256];
 
 /* Whether the L lanes share x (a single lane always does): lanes set up
  * together and fed equal lengths, the batch use. */
@@ -45,7 +46,8 @@ struct rc4k_lanes {
 	const struct rc4k_lanes *base;
 };
 
-/* The portable C families (batch.c), of 8- and 32-bit cells. */
-extern const struct rc4k_lanes rc4k_lanes_char, rc4k_lanes_int;
+/* The portable C families (batch.c), of 8-, 32- and 64-bit cells. */
+extern const struct rc4k_lanes rc4k_lanes_char, rc4k_lanes_int,
+	rc4k_lanes_long;
 
 #endif

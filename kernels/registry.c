@@ -38,15 +38,14 @@ const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS] = {
 	[RC4K_SINGLE] = { "kernel", "kernel", NULL, RC4K_SINGLE,
 			  "RC4TUNE_KERNEL", "", &rc4k_int_8x.info,
 			  rc4k_selftest_single },
-	/* char-8lane: the C batch kernel with the most keys/s on Zen 4
-	 * (doc/kernels.md), keys being the heaviest batch use. */
+	/* serial: the single-stream kernel key by key, of whatever family,
+	 * so never slower than one key at a time (family.h). */
 	[RC4K_SET_KEYS] = { "set_keys kernel", "set_keys_kernel",
 			    "batch_kernel", RC4K_BATCH, NULL, "set_keys: ",
-			    &rc4k_char_8lane.info, rc4k_selftest_batch },
-	/* char-8lane too: one portable C kernel for both batch calls. */
+			    &rc4k_serial.info, rc4k_selftest_batch },
 	[RC4K_CRYPT_MANY] = { "crypt_many kernel", "crypt_many_kernel",
 			      "batch_kernel", RC4K_BATCH, NULL, "crypt_many: ",
-			      &rc4k_char_8lane.info, rc4k_selftest_batch },
+			      &rc4k_serial.info, rc4k_selftest_batch },
 };
 
 enum rc4k_kind rc4k_kind_of_key(const char *key, int from, bool *also)

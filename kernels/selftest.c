@@ -2,7 +2,7 @@
 /* selftest.c - what a kernel of each kind must get right before it is
  * timed or used (rc4k_kinds[].selftest). */
 #include <string.h>
-#include "batch.h"
+#include "family.h"
 #include "selftest.h"
 
 struct kat {
@@ -83,18 +83,19 @@ static const size_t lens[NKEYS] = { 256, 1, 5, 16, 3, 54, 107, 13, 200, 7, 40 };
  * differ) while later groups are in step. */
 #define AHEAD 1
 /* Two batch calls, the first odd so the next starts mid-word, then the rest
- * through the companion single-stream kernel. */
+ * through a single-stream kernel of the keys' layout. */
 static const size_t parts[] = { 37, 3 };
 #define TOTAL 60
 
 /* B against the reference kernel over an odd number of keys of several
- * lengths, in place and not, and its keys continued by the kernel they
- * get (B->single; serial runs the reference kernel). */
+ * lengths, in place and not, and its keys continued by the portable
+ * kernel of its layout (family.h; serial runs the reference kernel). */
 int rc4k_selftest_batch(const struct rc4k_info *info)
 {
 	const struct rc4k_batch *b = rc4k_batch(info);
 	const struct rc4k *ref = &rc4k_char_ref;
-	const struct rc4k *one = b->single ? b->single : ref;
+	const struct rc4k_family *f = rc4k_family(info->width);
+	const struct rc4k *one = f != NULL ? f->portable : ref;
 	struct rc4k_state st[NKEYS], rs;
 	struct rc4k_state *pst[NKEYS];
 	uint8_t key[NKEYS][256], in[NKEYS][TOTAL], buf[NKEYS][TOTAL];

@@ -24,7 +24,8 @@ static bool debug_on(void)
 	return debug != NULL && strcmp(debug, "1") == 0;
 }
 
-static const struct rc4k_info *choose(enum rc4k_kind kind)
+static const struct rc4k_info *choose(enum rc4k_kind kind,
+				      const struct rc4k *one)
 {
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
@@ -33,6 +34,7 @@ static const struct rc4k_info *choose(enum rc4k_kind kind)
 	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
 
 	rc4_select_live(&in, &cpu);
+	in.one = one;
 	const struct rc4k_info *k = rc4_select(kind, &in, loud ? trail : NULL,
 					       sizeof trail);
 	if (loud)
@@ -48,10 +50,14 @@ const struct rc4k_info *rc4_current(enum rc4k_kind kind)
 
 	if (k != NULL)
 		return k;
+	/* a batch kind runs the single kind's keys: that one first, before
+	 * the lock its own first use takes */
+	const struct rc4k *one =
+		kind == RC4K_SINGLE ? NULL : rc4k_single(rc4_current(RC4K_SINGLE));
 	pthread_mutex_lock(&choosing);
 	k = atomic_load_explicit(&current[kind], memory_order_relaxed);
 	if (k == NULL) {
-		k = choose(kind);
+		k = choose(kind, one);
 		atomic_store_explicit(&current[kind], k, memory_order_release);
 	}
 	pthread_mutex_unlock(&choosing);

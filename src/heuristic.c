@@ -20,6 +20,7 @@
 #include <string.h>
 #include "heuristic.h"
 #include "kernels/cpufeat.h"
+#include "kernels/family.h"
 
 /* The profiles (data/profiles/NAME.json) rules cite. */
 #define ZEN1 "AuthenticAMD-23-1"
@@ -165,13 +166,18 @@ static const struct rc4_rule single_rules[] = {
 
 /* rc4tune_set_keys: the eight key schedules in assembly lead on every
  * profile with the call's own figures (0.96 of the best on Zen 3, where
- * int-8lane is within 1 %; 0.99 on Emerald Rapids). */
+ * int-8lane is within 1 %; 0.99 on Emerald Rapids).  A walk takes the
+ * first of the single-stream kernel's family (one layout family per key):
+ * serial where it has no lanes measured (64-bit cells, a layout of its
+ * own). */
 #define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " EMR
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
-	     "the best on every profile), else in C",
-	     "char-8lane-asm", "char-8lane"),
+	     "the best on every profile), else in C, of the kernel's state "
+	     "layout, else one key at a time",
+	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
+	     "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
@@ -210,8 +216,9 @@ static const struct rc4_rule crypt_many_rules[] = {
 	 * which lead by 1.45x on Zen 4 and Zen 5 (doc/kernels.md). */
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
-	     "the tie window), 8 streams in the assembly loop",
-	     "char-8lane-asm", "char-8lane"),
+	     "the tie window), 8 streams in the assembly loop, of the "
+	     "kernel's state layout, else one stream at a time",
+	     "char-8lane-asm", "char-8lane", "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
@@ -255,7 +262,8 @@ const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 }
 
 const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
-				      enum rc4k_kind kind, bool here,
+				      enum rc4k_kind kind,
+				      const struct rc4k *one, bool here,
 				      rc4_find_fn *find, rc4_skip_fn *skipped,
 				      void *arg)
 {
@@ -266,7 +274,10 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 		 * told the checks (rc4k_feats_assume); no self-test, which
 		 * would run on this CPU */
 		const char *why = k == NULL ? "not in this build"
-				  : here    ? rc4k_refused(k)
+				  : kind != RC4K_SINGLE && one != NULL &&
+					      rc4k_misfit(k, one) != NULL
+				      ? rc4k_misfit(k, one)
+				  : here ? rc4k_refused(k)
 				  : rc4k_feats_assumed() && !rc4k_usable(k)
 				      ? "that CPU cannot run it"
 				      : NULL;
@@ -279,11 +290,12 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 }
 
 const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
+					   const struct rc4k *one,
 					   const struct rc4_cpu *cpu, bool here,
 					   rc4_find_fn *find, const char **rule,
 					   rc4_skip_fn *skipped, void *arg)
 {
 	rc4_heuristic_rule(kind, cpu, rule);
-	return rc4_rule_walk(rc4_heuristic_match(kind, cpu), kind, here, find,
+	return rc4_rule_walk(rc4_heuristic_match(kind, cpu), kind, one, here, find,
 			     skipped, arg);
 }

@@ -35,7 +35,7 @@ struct rc4_rule {
 	/* In order of preference: the first this build has and this CPU
 	 * can run is taken, so a rule degrades on a CPU or a build that
 	 * lacks what it was measured with. */
-	const char *kernels[5];
+	const char *kernels[6];
 	enum rc4_rule_basis basis;
 	/* the profiles it was held against, by file name without .json,
 	 * blank-separated; NULL: none */
@@ -75,17 +75,22 @@ typedef void rc4_skip_fn(void *arg, const char *name, const char *why,
  * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses (this CPU
  * cannot run it, or it fails its self-test).  Without HERE the CPU is not
  * here to ask (a CPUID dump's): a kernel passes unless the features the
- * tuner assumed for that CPU (rc4k_feats_assume) say it cannot run it.  SKIPPED (may be NULL) hears of each one
- * passed over.  Returns the kernel, or NULL when none is left: then the
+ * tuner assumed for that CPU (rc4k_feats_assume) say it cannot run it.
+ * For the batch kinds, ONE (NULL: any) is the single-stream kernel whose
+ * keys they run: a kernel of another family (rc4k_misfit) is passed over
+ * too, so a rule lists a batch kernel for each family.  SKIPPED (may be
+ * NULL) hears of each one passed over.  Returns the kernel, or NULL when none is left: then the
  * portable default applies. */
 /* The walk of one RULE's kernels (rc4_heuristic_walk, which tests use
  * on rules a CPU of theirs would not reach). */
 const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
-				      enum rc4k_kind kind, bool here,
+				      enum rc4k_kind kind,
+				      const struct rc4k *one, bool here,
 				      rc4_find_fn *find, rc4_skip_fn *skipped,
 				      void *arg);
 
 const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
+					   const struct rc4k *one,
 					   const struct rc4_cpu *cpu, bool here,
 					   rc4_find_fn *find, const char **rule,
 					   rc4_skip_fn *skipped, void *arg);

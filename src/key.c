@@ -5,9 +5,9 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include "kernels/batch.h"
+#include "kernels/family.h"
 #include "kernels/wipe.h"
-#include "rc4tune.h"
+#include "key.h"
 #include "select.h"
 
 _Static_assert(sizeof(struct rc4k_state) <= sizeof(((rc4tune_key *)0)->state),
@@ -40,10 +40,15 @@ int rc4tune_set_key(rc4tune_key *key, const void *data, size_t len)
 		errno = EINVAL;
 		return -1;
 	}
-	const struct rc4k *k = rc4k_single(rc4_current(RC4K_SINGLE));
+	rc4_key_set(rc4k_single(rc4_current(RC4K_SINGLE)), key, data, len);
+	return 0;
+}
+
+void rc4_key_set(const struct rc4k *k, rc4tune_key *key, const void *data,
+		 size_t len)
+{
 	k->set_key(state_of(key), data, len);
 	key->kernel = k;
-	return 0;
 }
 
 void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
@@ -95,6 +100,27 @@ void rc4tune_skip(rc4tune_key *key, size_t n)
  * this many keys at a time (a multiple of every lane count). */
 #define GROUP 64
 
+void rc4_keys_set(const struct rc4k *one, const struct rc4k_batch *b,
+		  rc4tune_key *keys, size_t n, const void *const *data,
+		  const size_t *len)
+{
+	struct rc4k_state *st[GROUP];
+	const uint8_t *key[GROUP];
+
+	if (rc4k_misfit(&b->info, one) != NULL)
+		b = &rc4k_serial;
+	for (size_t i = 0; i < n; i += GROUP) {
+		size_t m = n - i < GROUP ? n - i : GROUP;
+		for (size_t j = 0; j < m; j++) {
+			st[j] = state_of(&keys[i + j]);
+			key[j] = data[i + j];
+		}
+		b->set_keys(one, st, m, key, len + i);
+		for (size_t j = 0; j < m; j++)
+			keys[i + j].kernel = one;
+	}
+}
+
 int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 		     const size_t *len)
 {
@@ -107,36 +133,42 @@ int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 			errno = EINVAL;
 			return -1;
 		}
-
-	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_SET_KEYS));
-	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
-	const struct rc4k *single = rc4k_batch_keys_kernel(b, cur);
-	struct rc4k_state *st[GROUP];
-	const uint8_t *key[GROUP];
-
-	for (size_t i = 0; i < n; i += GROUP) {
-		size_t m = n - i < GROUP ? n - i : GROUP;
-		for (size_t j = 0; j < m; j++) {
-			st[j] = state_of(&keys[i + j]);
-			key[j] = data[i + j];
-		}
-		b->set_keys(cur, st, m, key, len + i);
-		for (size_t j = 0; j < m; j++)
-			keys[i + j].kernel = single;
-	}
+	rc4_keys_set(rc4k_single(rc4_current(RC4K_SINGLE)),
+		     rc4k_batch(rc4_current(RC4K_SET_KEYS)), keys, n, data, len);
 	return 0;
 }
 
-void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
-			const void *const *in, void *const *out)
+void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
+		    size_t len, const void *const *in, void *const *out)
 {
-	const struct rc4k_batch *b = rc4k_batch(rc4_current(RC4K_CRYPT_MANY));
-	const struct rc4k *cur = rc4k_single(rc4_current(RC4K_SINGLE));
 	struct rc4k_state *st[GROUP];
 	const uint8_t *pin[GROUP];
 	uint8_t *pout[GROUP];
 	size_t m = 0;
 
+	for (size_t i = 0; i < n; i++) {
+		const struct rc4k *k = keys[i].kernel;
+		if (rc4k_misfit(&b->info, k) != NULL || b->info.width == 0) {
+			/* another family's key; or serial, which runs each
+			 * key on its own kernel */
+			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
+			continue;
+		}
+		st[m] = state_of(&keys[i]);
+		pin[m] = in[i];
+		pout[m] = out[i];
+		if (++m == GROUP) {
+			b->crypt_many(NULL, st, m, len, pin, pout);
+			m = 0;
+		}
+	}
+	if (m > 0)
+		b->crypt_many(NULL, st, m, len, pin, pout);
+}
+
+void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
+			const void *const *in, void *const *out)
+{
 	if (n == 0 || len == 0)
 		return;
 	/* as rc4tune_crypt, and all or nothing: one bad stream, none run */
@@ -149,23 +181,6 @@ void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 			errno = EINVAL;
 			return;
 		}
-
-	for (size_t i = 0; i < n; i++) {
-		const struct rc4k *k = keys[i].kernel;
-		if (b->info.width == 0 || k->info.width != b->info.width) {
-			/* set up by a kernel of another layout; or serial,
-			 * which runs each key on its own kernel */
-			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
-			continue;
-		}
-		st[m] = state_of(&keys[i]);
-		pin[m] = in[i];
-		pout[m] = out[i];
-		if (++m == GROUP) {
-			b->crypt_many(cur, st, m, len, pin, pout);
-			m = 0;
-		}
-	}
-	if (m > 0)
-		b->crypt_many(cur, st, m, len, pin, pout);
+	rc4_keys_crypt(rc4k_batch(rc4_current(RC4K_CRYPT_MANY)), keys, n, len,
+		       in, out);
 }

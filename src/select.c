@@ -10,6 +10,7 @@
 #include <string.h>
 #include "conf.h"
 #include "heuristic.h"
+#include "kernels/family.h"
 #include "sectionname.h"
 #include "select.h"
 
@@ -172,7 +173,8 @@ static const char *from_heuristic(struct sel *s)
 	rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 	say(s, "heuristic: %s", rule);
 	const struct rc4k_info *k = rc4_heuristic_walk(
-		s->kind, s->in->cpu, true, s->in->find, NULL, skipped, s);
+		s->kind, s->in->one, s->in->cpu, true, s->in->find, NULL,
+		skipped, s);
 	snprintf(s->step, sizeof s->step, "heuristic");
 	return k ? k->name : NULL;
 }
@@ -209,6 +211,12 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		const char *why;
 		const struct rc4k_info *k =
 			rc4_kernel_usable(kind, name, in->find, &why);
+		if (k != NULL && kind != RC4K_SINGLE && in->one != NULL &&
+		    (why = rc4k_misfit(k, in->one)) != NULL) {
+			say(&s, "%s: %s: %s (kernel %s); skipped", s.step,
+			    k->name, why, in->one->info.name);
+			continue;
+		}
 		if (k != NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
@@ -256,6 +264,7 @@ void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)
 	in->cpu_why = NULL;
 	in->cpu = rc4_cpu_identify(cpu, &in->cpu_why) == 0 ? cpu : NULL;
 	in->find = rc4k_find;
+	in->one = NULL;
 }
 
 void rc4_trail_print(FILE *f, const char *prefix, const char *trail)

@@ -23,10 +23,14 @@ struct rc4_select_in {
 	const char *cpu_why;       /* ... and why */
 	/* Looks a kernel name up (rc4k_find; tests add broken kernels). */
 	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
+	/* The batch kinds: the single-stream kernel whose keys they run; a
+	 * step whose kernel is of another family (rc4k_misfit) is skipped.
+	 * NULL: no such check (the single kind). */
+	const struct rc4k *one;
 };
 
 /* Fill IN from the environment (secure_getenv) and CPUID, with CPU as the
- * storage for the CPU's identity. */
+ * storage for the CPU's identity; IN->one is NULL. */
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu);
 
 /* The steps of the precedence, in its order: where a kernel came from. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "rc4tune.h"
-#include "kernels/batch.h"
+#include "kernels/family.h"
 #include "heuristic.h"
 #include "select.h"
 #include "testutil.h"
@@ -79,12 +79,10 @@ static void vs_set_keys(const struct rc4k_batch *b, size_t n,
 	}
 	ck_assert_int_eq(rc4tune_set_keys(vs.keys, n, vs.data, vs.len), 0);
 	const struct rc4k *cur = rc4k_single(rc4k_find(RC4K_SINGLE, single));
+	/* one family per key: whoever set it up, the kernel chosen for
+	 * single streams continues it (family.h) */
 	for (size_t i = 0; i < n; i++)
-		ck_assert_ptr_eq(vs.keys[i].kernel,
-				 b->info.width == 0 ||
-						 cur->info.width == b->info.width
-					 ? cur
-					 : b->single);
+		ck_assert_ptr_eq(vs.keys[i].kernel, cur);
 }
 
 /* Message MSG, M bytes a key, through crypt_many (in place for some
@@ -153,10 +151,9 @@ START_TEST(test_selftest)
 		/* serial: no lanes, no layout; its keys are the kernel's it
 		 * runs */
 		ck_assert_uint_eq(b->lanes, 1);
-		ck_assert_ptr_null(b->single);
 	} else {
 		ck_assert_uint_ge(b->lanes, 2);
-		ck_assert_uint_eq(b->single->info.width, b->info.width);
+		ck_assert_ptr_nonnull(rc4k_family(b->info.width));
 	}
 	ck_assert_ptr_eq(rc4k_find(RC4K_BATCH, b->info.name), &b->info);
 	/* batch and single-stream names never meet */
@@ -375,7 +372,7 @@ START_TEST(test_select_from_config)
 				    .cpu_why = "a fixture", .find = rc4k_find };
 	/* past the config: the batch rule for any CPU, else the default */
 	const struct rc4k_info *rule = rc4_heuristic_walk(
-		RC4K_BATCH, &cpu, true, rc4k_find, NULL, NULL, NULL);
+		RC4K_BATCH, NULL, &cpu, true, rc4k_find, NULL, NULL, NULL);
 	const struct rc4k_info *fallback =
 		rule ? rule : rc4k_kinds[RC4K_BATCH].fallback;
 	int fd = mkstemp(path);
@@ -442,13 +439,22 @@ START_TEST(test_select_per_call)
 			 "[cpu Nobody 1 2]\nbatch_kernel = char-4lane\n");
 	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
 			 "char-4lane");
-	/* the library: each call its own kernel */
-	write_conf(path, "[default]\nset_keys_kernel = int-2lane\n"
-			 "crypt_many_kernel = char-4lane\n");
+	/* one family per key: a kernel of another family is passed over
+	 * for the single-stream kernel whose keys the call runs */
+	in.one = rc4k_family(4)->portable; /* int-8x */
+	ck_assert_str_ne(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+			 "char-4lane");
+	in.one = rc4k_family(1)->portable; /* char-8x-chunk */
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+			 "char-4lane");
+	/* the library: each call its own kernel, of the kernel's family */
+	write_conf(path, "[default]\nkernel = int-8x\n"
+			 "set_keys_kernel = int-2lane\n"
+			 "crypt_many_kernel = int-4lane\n");
 	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
 	ck_assert_str_eq(rc4_current(RC4K_SET_KEYS)->name, "int-2lane");
-	ck_assert_str_eq(rc4_current(RC4K_CRYPT_MANY)->name, "char-4lane");
-	ck_assert_str_eq(rc4tune_batch_kernel_name(), "char-4lane");
+	ck_assert_str_eq(rc4_current(RC4K_CRYPT_MANY)->name, "int-4lane");
+	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-4lane");
 	ck_assert_int_eq(rc4tune_use_batch_kernel("int-8lane"), 0);
 	ck_assert_str_eq(rc4_current(RC4K_SET_KEYS)->name, "int-8lane");
 	ck_assert_str_eq(rc4_current(RC4K_CRYPT_MANY)->name, "int-8lane");

@@ -421,8 +421,8 @@ END_TEST
 START_TEST(test_heuristic_no_cpu)
 {
 	const char *rule;
-	ck_assert_ptr_null(rc4_heuristic_walk(RC4K_SINGLE, NULL, true, rc4k_find,
-					      &rule, NULL, NULL));
+	ck_assert_ptr_null(rc4_heuristic_walk(RC4K_SINGLE, NULL, NULL, true,
+					      rc4k_find, &rule, NULL, NULL));
 	ck_assert_str_eq(rule, "CPU not identified: no rule applies");
 }
 END_TEST

@@ -4,14 +4,18 @@
  *   rules table KIND              every row: index, vendor (* any),
  *                                 families, models, basis, profiles
  *   rules kernels KIND I          row I's kernels, in order
- *   rules walk KIND I [NAME...]   the kernel rc4_rule_walk takes from row
- *                                 I when only the kernels NAME... run
+ *   rules walk KIND I ONE [NAME...]
+ *                                 the kernel rc4_rule_walk takes from row
+ *                                 I when only the kernels NAME... run,
+ *                                 for the keys of single-stream kernel
+ *                                 ONE (a batch kind; "-": none)
  *   rules match KIND VENDOR FAMILY MODEL
  *                                 the row a CPU matches (-1: none)
  *
  * KIND is single, set_keys or crypt_many (each batch call's rules).  A walk sees stand-ins for the names given,
  * not this build's kernels, so the rules are judged on any build (a
- * cross build has no x86-64 assembly, and the profiles are x86's). */
+ * cross build has no x86-64 assembly, and the profiles are x86's); a
+ * stand-in's layout is the one its name says (librc4tune(3) KERNELS). */
 #include <config.h>
 
 #include <stdio.h>
@@ -29,6 +33,20 @@ static const char *const basis_names[] = {
 static char **usable;
 static int nusable;
 
+/* The cell width NAME says: char-, int-, long- first; a kernel that
+ * makes keystream ahead (-ahead-) and serial have no shared layout. */
+static uint8_t width_of(const char *name)
+{
+	static const struct { const char *prefix; uint8_t width; } w[] = {
+		{ "char-", 1 }, { "int-", 4 }, { "long-", 8 } };
+
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strncmp(name, w[i].prefix, strlen(w[i].prefix)) == 0 &&
+		    strstr(name, "-ahead-") == NULL)
+			return w[i].width;
+	return 0;
+}
+
 /* A stand-in for each usable name, whatever this build compiled. */
 static const struct rc4k_info *find_usable(enum rc4k_kind kind,
 					   const char *name)
@@ -39,6 +57,7 @@ static const struct rc4k_info *find_usable(enum rc4k_kind kind,
 		if (strcmp(usable[i], name) == 0) {
 			stand_in.name = usable[i];
 			stand_in.kind = kind;
+			stand_in.width = width_of(name);
 			return &stand_in;
 		}
 	return NULL;
@@ -102,11 +121,14 @@ int main(int argc, char **argv)
 			printf("%s\n", *k);
 		return 0;
 	}
-	if (strcmp(argv[1], "walk") == 0 && r != NULL) {
-		usable = argv + 4;
-		nusable = argc - 4;
+	if (strcmp(argv[1], "walk") == 0 && r != NULL && argc >= 5) {
+		struct rc4k one = { .info = { .name = argv[4],
+					      .width = width_of(argv[4]) } };
+		usable = argv + 5;
+		nusable = argc - 5;
 		const struct rc4k_info *k = rc4_rule_walk(
-			r, kind, false, find_usable, NULL, NULL);
+			r, kind, strcmp(argv[4], "-") ? &one : NULL, false,
+			find_usable, NULL, NULL);
 		printf("%s\n", k ? k->name : "-");
 		return 0;
 	}

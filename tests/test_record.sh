@@ -127,18 +127,28 @@ seal "$tmp/edit.sealed"
 	{ fail "--force: rc=$rc"; cat "$tmp/err" "$tmp/edit.conf"; }
 
 # --- [pin]: outranks this CPU's section; no run changes it ---------------
-{ printf '; the sysadmin\n[pin]\nkernel = int-1x\nbatch_kernel = char-2lane\n\n'; cat "$tmp/a.conf"; } >"$tmp/pin.conf"
+{ printf '; the sysadmin\n[pin]\nkernel = int-1x\nbatch_kernel = int-2lane\n\n'; cat "$tmp/a.conf"; } >"$tmp/pin.conf"
 head -n 5 "$tmp/pin.conf" >"$tmp/pin.head"
 RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
 [ "$(head -n 1 "$tmp/out")" = int-1x ] &&
-	grep -q '^set_keys_kernel char-2lane$' "$tmp/out" &&
-	grep -q '^crypt_many_kernel char-2lane$' "$tmp/out" &&
+	grep -q '^set_keys_kernel int-2lane$' "$tmp/out" &&
+	grep -q '^crypt_many_kernel int-2lane$' "$tmp/out" &&
 	grep -q "chosen: int-1x (config line 3 \[pin\])" "$tmp/out" &&
 	grep -q "pin.conf:2: \[pin\]: pinned" "$tmp/out" &&
 	ok "[pin] outranks [$live] for every call (batch_kernel: both batch calls)" ||
 	{ fail "[pin] selection"; cat "$tmp/out"; }
 [ "$(RC4TUNE_KERNEL=int-4x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain | head -n 1)" = int-4x ] &&
 	ok "RC4TUNE_KERNEL outranks [pin]" || fail "RC4TUNE_KERNEL under [pin]"
+# one family per key (librc4tune(3) BATCH CALLS): a kernel of 8-bit
+# state forced, the pin's 32-bit lanes would leave keys to a kernel
+# nobody chose: both batch calls pass them over, with the reason
+RC4TUNE_KERNEL=char-1x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
+sk=$(sed -n 's/^set_keys_kernel //p' "$tmp/out") cm=$(sed -n 's/^crypt_many_kernel //p' "$tmp/out")
+[ "$(head -n 1 "$tmp/out")" = char-1x ] &&
+	grep -q "set_keys: config line 4 \[pin\] batch_kernel: int-2lane: its cells are not the single-stream kernel's" "$tmp/out" &&
+	case "$sk $cm" in int-* | *" int-"*) false ;; *) : ;; esac &&
+	ok "RC4TUNE_KERNEL=char-1x: the pin's int-2lane passed over by both batch calls ($sk, $cm)" ||
+	{ fail "a batch kernel of another family than the kernel's"; cat "$tmp/out"; }
 tune "$tmp/pin.conf" --quiet
 head -n 5 "$tmp/pin.conf" | cmp -s - "$tmp/pin.head" &&
 	[ $rc -eq 0 ] && grep -q "^\[$live\]" "$tmp/pin.conf" &&

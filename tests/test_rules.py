@@ -16,7 +16,11 @@ For each kind and call:
   names, have the best worst case over their profiles (within the tie
   window) and name exactly those profiles; the latter at least 0.90 on
   each (but for rc4tune_crypt_many: ANY_FLOOR);
-- every profile a rule names exists.
+- every profile a rule names exists;
+- one layout family per key: a batch call's rule, walked for the keys of
+  the kernel the single rule gives that CPU, gives serial or a kernel of
+  that kernel's layout, and is held against the kernels of that family
+  (librc4tune(3) BATCH CALLS).
 Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/;
 TEST_EMULATOR, if set, runs RULES (a cross build's, under qemu-user).
 """
@@ -96,8 +100,43 @@ def standing(profile, kind):
     return {n: sum(v) / len(v) for n, v in shares.items()}, unusable
 
 
-def walk(kind, row, share):
-    return rules("walk", kind, row, *sorted(share)).strip()
+def walk(kind, row, share, one="-"):
+    return rules("walk", kind, row, one, *sorted(share)).strip()
+
+
+def width(name):
+    """The layout a kernel's name says (as tests/rules.c reads it)."""
+    if "-ahead-" in name:
+        return 0
+    for prefix, w in (("char-", 1), ("int-", 4), ("long-", 8)):
+        if name.startswith(prefix):
+            return w
+    return 0
+
+
+def fits(batch, one):
+    return batch == "serial" or (width(batch) != 0 and
+                                 width(batch) == width(one))
+
+
+def single_of(p):
+    """The kernel the single-stream rule gives profile P's CPU."""
+    share = standing(p, "single")[0]
+    i = int(rules("match", "single", *cpu_of(p)))
+    return walk("single", i, share) if share and i >= 0 else "-"
+
+
+def family_share(p, kind):
+    """Batch standings among the kernels that can run the keys of the
+    single rule's kernel, relative to the best of those."""
+    share, unusable = standing(p, kind)
+    one = single_of(p)
+    if kind == "single" or one == "-":
+        return share, unusable, "-"
+    share = {k: v for k, v in share.items() if fits(k, one)}
+    top = max(share.values(), default=0.0)
+    return ({k: v / top for k, v in share.items()} if top else {},
+            unusable, one)
 
 
 def cpu_of(p):
@@ -108,7 +147,7 @@ def cpu_of(p):
 def on_profiles(kind, rows, profiles):
     """Each profile's rule gives enough of that profile's best."""
     for name, p in sorted(profiles.items()):
-        share, unusable = standing(p, kind)
+        share, unusable, one = family_share(p, kind)
         if not share:
             print("# %s: no %s figures" % (name, kind))
             continue
@@ -117,7 +156,12 @@ def on_profiles(kind, rows, profiles):
             check(False, "%s %s: no rule matches" % (kind, name))
             continue
         row = rows[i]
-        k = walk(kind, i, share)
+        # walked over every kernel measured: the walk must pass over the
+        # other families itself
+        k = walk(kind, i, standing(p, kind)[0], one)
+        if one != "-":
+            check(fits(k, one), "%s %s: rule %d gives %s for keys of %s: "
+                  "one layout family per key" % (kind, name, i, k, one))
         floor = ANY if row["basis"] == "any" else MODELS
         got = share.get(k, 0.0)
         check(got >= floor, "%s %s: rule %d (%s) gives %s at %.3f of the "
@@ -125,7 +169,8 @@ def on_profiles(kind, rows, profiles):
                                         floor))
         names = rules_kernels(kind, i)
         before = names[:names.index(k)] if k in names else names
-        unmeasured = [n for n in before if n not in unusable]
+        unmeasured = [n for n in before if n not in unusable and
+                      (one == "-" or fits(n, one))]
         check(not unmeasured, "%s %s: rule %d passes over only kernels the "
               "CPU cannot run (%s)" % (kind, name, i,
                                        " ".join(unmeasured) or "none"))
@@ -165,9 +210,11 @@ def best_worst(kind, rows, profiles):
               "of its scope (%s)" % (kind, row["i"], " ".join(sorted(scope))))
         if not scope:
             continue
-        shares = {n: standing(p, kind)[0] for n, p in scope.items()}
-        worst = min(s.get(walk(kind, row["i"], s), 0.0)
-                    for s in shares.values())
+        fam = {n: family_share(p, kind) for n, p in scope.items()}
+        shares = {n: f[0] for n, f in fam.items()}
+        worst = min(f[0].get(walk(kind, row["i"], standing(p, kind)[0],
+                                  f[2]), 0.0)
+                    for p, f in ((scope[n], fam[n]) for n in fam))
         common = set.intersection(*(set(s) for s in shares.values()))
         single = max(((min(s[k] for s in shares.values()), k)
                       for k in common), default=(0.0, "-"))

@@ -123,11 +123,12 @@ for cpu in "zen4:AuthenticAMD 25 17" "core2:GenuineIntel 6 15"; do
 	[ -s "$f" ] || continue
 	if built char-8lane-asm && [ "${cpu%%:*}" = core2 ]; then
 		# a Core 2 has no SSE4.1, which the assembly lanes use
-		want="^set_keys_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: that CPU cannot run it\$"
+		# (and the 32-bit lanes are not its kernel's family)
+		want="^set_keys_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: that CPU cannot run it; int-8lane-asm: its cells are not the single-stream kernel's: one layout family per key\$"
 	elif built char-8lane-asm; then
 		want="^set_keys_kernel char-8lane-asm${tab}cpu ${cpu#*:}: any CPU: [^;]*\$"
 	else
-		want="^set_keys_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build\$"
+		want="^set_keys_kernel char-8lane${tab}cpu ${cpu#*:}: any CPU: .*; char-8lane-asm: not in this build; int-8lane-asm: not in this build\$"
 	fi
 	has "$f" "$want" "heuristic ${cpu%%:*}: the set_keys rule, walked as the single one"
 done

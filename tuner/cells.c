@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* cells.c - what each kind of kernel is timed on: calls through the
- * kernel's descriptor, as the library makes them, in cells whose rates
- * the workloads weigh. */
+/* cells.c - what each kind of kernel is timed on: the public calls'
+ * dispatch (src/key.h) with the kernel named, on keys and buffers laid
+ * out as a program has them, in cells whose rates the workloads weigh. */
 #include <config.h>
 
 #include <string.h>
-#include "kernels/batch.h"
+#include "key.h"
 #include "measure.h"
 #include "timing.h"
 
@@ -31,13 +31,15 @@ int workload_parse(const char *name, enum workload *w)
 	return -1;
 }
 
-/* States and buffers shared by all kernels: a single-stream kernel gets
- * one of each, as a caller of the public API has; a batch kernel NKEYS,
- * of which NSTREAMS run streams. */
+/* Keys and buffers shared by all kernels, as a program has them: keys in
+ * an array of rc4tune_key, separate input and output buffers, every call
+ * through the dispatch the public calls run (src/key.h).  A single-stream
+ * kernel gets one key; a batch kernel NKEYS, of which NSTREAMS run
+ * streams. */
 enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYLEN = 16, KEYMSG = 16 };
-static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
+static _Alignas(64) uint8_t lanes_in[NKEYS][STREAM], lanes_out[NKEYS][STREAM];
 
-/* Where the states start, past a 4 KiB boundary, by placement (measure.c
+/* Where the keys start, past a 4 KiB boundary, by placement (measure.c
  * turns through them by round).  Where a key's state sits in its page
  * changed some kernels' speed by up to 25 % on a Zen 3 (moving the data
  * changed nothing), and programs put their keys anywhere.  Multiples of
@@ -45,20 +47,22 @@ static _Alignas(64) uint8_t lanes[NKEYS][STREAM];
  * same every run, so that results repeat. */
 static const size_t place_at[MEASURE_PLACES] = { 0, 704, 1408, 2112, 2816,
 						 3520 };
-static _Alignas(4096) uint8_t arena[4096 + NKEYS * sizeof(struct rc4k_state)];
+static _Alignas(4096) uint8_t arena[4096 + NKEYS * sizeof(rc4tune_key)];
 
-/* The first of the NKEYS states at PLACE. */
-static struct rc4k_state *states_at(int place)
+/* The first of the NKEYS keys at PLACE. */
+static rc4tune_key *keys_at(int place)
 {
-	return (struct rc4k_state *)(void *)(arena + place_at[place]);
+	return (rc4tune_key *)(void *)(arena + place_at[place]);
 }
 
-/* The single stream's buffer: in the same place every run, none of its
- * messages starting or ending at a page's edge. */
+/* The single stream's buffers: in the same place every run, none of
+ * their messages starting or ending at a page's edge. */
 enum { BUF_AT = 2112 };
 static _Alignas(4096) struct {
 	uint8_t pad[BUF_AT];
-	uint8_t buf[8192];
+	uint8_t in[8192];
+	uint8_t gap[1088]; /* OUT at another offset in its page than IN */
+	uint8_t out[8192];
 } one;
 
 /* A fresh 16-byte key each time it is called. */
@@ -78,47 +82,48 @@ static double run_single(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k *k = rc4k_single(tr->k);
 	const struct cell *cell = &measure_benches[RC4K_SINGLE].cells[tr->cell];
-	struct rc4k_state *st = states_at(tr->place);
+	rc4tune_key *key = keys_at(tr->place);
 	double t0;
 
 	if (cell->bytes == 0) {
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
-			k->set_key(st, fresh_key(), KEYLEN);
-			k->crypt(st, KEYMSG, one.buf, one.buf);
+			rc4_key_set(k, key, fresh_key(), KEYLEN);
+			rc4tune_crypt(key, KEYMSG, one.in, one.out);
 		}
 	} else {
-		k->set_key(st, fresh_key(), KEYLEN);
+		rc4_key_set(k, key, fresh_key(), KEYLEN);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
-			k->crypt(st, cell->bytes, one.buf, one.buf);
+			rc4tune_crypt(key, cell->bytes, one.in, one.out);
 	}
 	return timing_now() - t0;
 }
 
-/* What a batch call is handed: NKEYS states at a trial's placement, each
- * stream's buffer (in place), keys of KEYLEN bytes. */
+/* What a batch call is handed: NKEYS keys at a trial's placement, each
+ * stream's input and output, keys of KEYLEN bytes. */
 struct batch_args {
-	struct rc4k_state *st[NKEYS];
-	const uint8_t *key[NKEYS], *in[NKEYS];
-	uint8_t *out[NKEYS];
+	rc4tune_key *keys;
+	const void *key[NKEYS], *in[NKEYS];
+	void *out[NKEYS];
 	size_t len[NKEYS];
 };
 
-/* A's states at TR's placement and N fresh keys. */
+/* A's keys at TR's placement and N fresh keys. */
 static void batch_args_at(struct batch_args *a, const struct trial *tr,
 			  size_t n)
 {
+	a->keys = keys_at(tr->place);
 	for (size_t i = 0; i < NKEYS; i++) {
-		a->st[i] = states_at(tr->place) + i;
 		a->len[i] = KEYLEN;
-		a->in[i] = a->out[i] = lanes[i];
+		a->in[i] = lanes_in[i];
+		a->out[i] = lanes_out[i];
 		a->key[i] = i < n ? fresh_key() : NULL;
 	}
 }
 
 /* rc4tune_set_keys: NKEYS fresh keys a call, then the first KEYMSG bytes
- * of each (what a key is set up for). */
+ * of each (what a key is set up for), both by the kernel timed. */
 static double run_set_keys(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k_batch *b = rc4k_batch(tr->k);
@@ -130,14 +135,14 @@ static double run_set_keys(const struct trial *tr, unsigned long reps)
 	for (unsigned long r = 0; r < reps; r++) {
 		for (size_t i = 0; i < NKEYS; i++)
 			a.key[i] = fresh_key();
-		b->set_keys(tr->one, a.st, NKEYS, a.key, a.len);
-		b->crypt_many(tr->one, a.st, NKEYS, KEYMSG, a.in, a.out);
+		rc4_keys_set(tr->one, b, a.keys, NKEYS, a.key, a.len);
+		rc4_keys_crypt(b, a.keys, NKEYS, KEYMSG, a.in, a.out);
 	}
 	return timing_now() - t0;
 }
 
-/* rc4tune_crypt_many: NSTREAMS streams of STREAM bytes a call, keys set
- * up by the same kernel. */
+/* rc4tune_crypt_many: NSTREAMS streams of STREAM bytes a call, on keys
+ * that rc4tune_set_keys gave the single-stream kernel's family. */
 static double run_crypt_many(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k_batch *b = rc4k_batch(tr->k);
@@ -145,10 +150,10 @@ static double run_crypt_many(const struct trial *tr, unsigned long reps)
 	double t0;
 
 	batch_args_at(&a, tr, NSTREAMS);
-	b->set_keys(tr->one, a.st, NSTREAMS, a.key, a.len);
+	rc4_keys_set(tr->one, b, a.keys, NSTREAMS, a.key, a.len);
 	t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++)
-		b->crypt_many(tr->one, a.st, NSTREAMS, STREAM, a.in, a.out);
+		rc4_keys_crypt(b, a.keys, NSTREAMS, STREAM, a.in, a.out);
 	return timing_now() - t0;
 }
 

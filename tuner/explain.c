@@ -119,6 +119,10 @@ static void gather(struct explanation *e)
 	rc4_select_live(&e->in, &e->cpu);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct explained *x = &e->kind[k];
+		/* the batch kinds run the single kind's keys (its choice is
+		 * made first: kind 0) */
+		e->in.one = k == RC4K_SINGLE ? NULL
+					     : rc4k_single(e->kind[0].k);
 		x->k = rc4_select_how((enum rc4k_kind)k, &e->in, x->trail,
 				      sizeof x->trail, &x->how);
 		rc4_heuristic_rule((enum rc4k_kind)k, e->in.cpu, &x->rule);
@@ -335,11 +339,16 @@ int explain_heuristic(const char *dump)
 	 * (what that CPU would run, not this one; no self-test) */
 	if (dump != NULL)
 		rc4k_feats_assume(&feats);
+	const struct rc4k *one = NULL;
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		const struct rc4k_info *chosen = rc4_heuristic_walk(
-			(enum rc4k_kind)k, &cpu, dump == NULL, rc4k_find, &rule,
-			passed_over, &p);
+			(enum rc4k_kind)k, one, &cpu, dump == NULL, rc4k_find,
+			&rule, passed_over, &p);
+		/* the batch kinds' rules walked for the single rule's keys */
+		if (k == RC4K_SINGLE)
+			one = rc4k_single(chosen ? chosen
+					  : rc4k_kinds[k].fallback);
 		/* the name first, always a kernel this build has: what the
 		 * library would use; then each other kind's, after its key */
 		if (k > 0)

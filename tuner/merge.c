@@ -13,6 +13,7 @@
 #include "iniline.h"
 #include "merge.h"
 #include "section.h"
+#include "memstream.h"
 
 /* The sections of every file that may go into the result, OUT's first,
  * in file order. */
@@ -177,7 +178,7 @@ static char *text_of(const struct cands *cs, struct group g,
 			fprintf(f, "%s%s", c == w ? "" : "\n", text);
 		free(text);
 	}
-	if (fclose(f) != 0) {
+	if (rc4_memstream_close(f) != 0) {
 		free(all);
 		return NULL;
 	}

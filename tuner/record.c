@@ -13,6 +13,7 @@
 #include "iniline.h"
 #include "inibuild.h" /* RC4_CONF_MAX_LINE */
 #include "record.h"
+#include "memstream.h"
 
 #define SUM_FIELD "sum="
 #define SUM_DIGITS 16
@@ -345,8 +346,8 @@ void rc4_record_now(char at[RC4_RECORD_TIME_MAX])
 }
 
 /* RUN's history line for KEY, with as many of its leaders as fit the
- * reader's line limit. */
-static void history_line(FILE *f, const char *key,
+ * reader's line limit: 0, or -1 when the write failed. */
+static int history_line(FILE *f, const char *key,
 			 const struct rc4_record_run *run)
 {
 	char line[RC4_CONF_MAX_LINE + 1];
@@ -368,7 +369,7 @@ static void history_line(FILE *f, const char *key,
 		}
 		len += more;
 	}
-	fprintf(f, "%s\n", line);
+	return fprintf(f, "%s\n", line) < 0 ? -1 : 0;
 }
 
 /* The key that kind K's lines are written under: its own; or, SHARED (as
@@ -387,27 +388,28 @@ static const char *key_of(int k, bool shared)
 	return also;
 }
 
-/* R's record lines, written AT, with a checksum of zeros; each kind's
- * under key_of(SHARED). */
-static void record_write(FILE *f, const struct rc4_record *r, bool shared)
+/* R's record lines, written AT, with a checksum of zeros, each kind's
+ * under key_of(SHARED): 0, or -1 when a write failed. */
+static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
-	fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
+	int bad = fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
 		RC4_RECORD_VERSION, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
-		SUM_DIGITS, 0);
+		SUM_DIGITS, 0) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (r->key[k].present && key_of(k, shared) != NULL)
-			fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
+			bad |= fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
 				   "confidence=%s why=%s\n",
 				key_of(k, shared), r->key[k].value,
 				r->key[k].uncertain ? "uncertain" : "high",
-				r->key[k].why);
+				r->key[k].why) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		for (int i = 0; i < r->key[k].nruns; i++)
 			/* a run without leaders: nothing to read */
 			if (r->key[k].run[i].n > 0 && key_of(k, shared) != NULL)
-				history_line(f, key_of(k, shared),
-					     &r->key[k].run[i]);
+				bad |= history_line(f, key_of(k, shared),
+						    &r->key[k].run[i]) < 0;
+	return bad ? -1 : 0;
 }
 
 void rc4_section_seal(char *sec, size_t len)
@@ -440,17 +442,17 @@ static char *build(const char *name, const struct rc4_record *r,
 
 	if (f == NULL)
 		return NULL;
-	fprintf(f, "[%s]\n", name);
-	record_write(f, r, shared);
+	/* a memstream's failed write sets no error flag: count them */
+	int bad = fprintf(f, "[%s]\n", name) < 0;
+	bad |= record_write(f, r, shared) < 0;
 	if (comment != NULL)
-		fputs(comment, f);
+		bad |= fputs(comment, f) < 0;
 	/* `kernel = NAME` last: the line people and scripts look for. */
 	for (int k = RC4K_KINDS - 1; k >= 0; k--)
 		if (r->key[k].present && key_of(k, shared) != NULL)
-			fprintf(f, "%s = %s\n", key_of(k, shared),
-				r->key[k].value);
-	/* glibc's fclose returns 0 when its last realloc fails: no text */
-	if (fclose(f) != 0 || text == NULL) {
+			bad |= fprintf(f, "%s = %s\n", key_of(k, shared),
+				       r->key[k].value) < 0;
+	if ((rc4_memstream_close(f) != 0) | bad || text == NULL) {
 		free(text);
 		errno = ENOMEM;
 		return NULL;

@@ -26,7 +26,9 @@ void report_progress_end(void)
 static const char *status_text(enum kstatus s)
 {
 	return s == KERNEL_UNUSABLE ? "(this CPU cannot run it)"
-				    : "(failed its self-test: never chosen)";
+	       : s == KERNEL_MISFIT
+		       ? "(another state layout than the kernel's: never chosen)"
+		       : "(failed its self-test: never chosen)";
 }
 
 /* Byte rates in 1000s, as `openssl speed`; key rates whole. */
@@ -138,8 +140,10 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 
 static const char *status_name(enum kstatus s)
 {
-	return s == KERNEL_OK ? "ok" : s == KERNEL_UNUSABLE ? "unusable"
-							    : "failed-selftest";
+	return s == KERNEL_OK		? "ok"
+	       : s == KERNEL_UNUSABLE ? "unusable"
+	       : s == KERNEL_MISFIT   ? "other-layout"
+				      : "failed-selftest";
 }
 
 /* VALUE(c) for each byte cell of B, as a JSON array. */

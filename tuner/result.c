@@ -10,10 +10,17 @@
 #include "report.h"
 #include "result.h"
 #include "select.h"
+#include "memstream.h"
 
 const char *result_kernel(const struct result *t, int k)
 {
-	return t->got[k]->kr[t->choice[k].kernel].k->name;
+	return t->use[k]->kr[t->choice[k].kernel].k->name;
+}
+
+void result_free(struct result *r)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		measure_free(&r->fit[k]);
 }
 
 /* The library takes a config whole or not at all: fail when the text just
@@ -37,7 +44,7 @@ int result_written(const char *path, void *arg)
 	else
 		memset(&conf, 0, sizeof conf);
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		if (t->got[k] == NULL)
+		if (t->use[k] == NULL)
 			continue;
 		const char *want = result_kernel(t, k);
 		const char *got = conf.value[k][RC4_CONF_CPU].name;
@@ -95,7 +102,7 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 	memset(r, 0, sizeof *r);
 	snprintf(r->at, sizeof r->at, "%s", t->at);
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct measurement *m = t->got[k];
+		const struct measurement *m = t->use[k];
 		const struct choice *c = &t->choice[k];
 		struct rc4_record_key *rk = &r->key[k];
 		if (m == NULL)
@@ -128,9 +135,7 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 		notes[k] = t->choice[k].note;
 	if (f != NULL) {
 		report_comment(f, t->got, t->run, notes);
-		/* glibc's fclose can lose the memstream's last realloc and
-		 * still return 0: no tables, no section */
-		if (fclose(f) == 0 && comment != NULL) {
+		if (rc4_memstream_close(f) == 0 && comment != NULL) {
 			make_record(t, prior, &r);
 			text = rc4_section_build(t->section, &r, comment, NULL);
 		}
@@ -144,7 +149,7 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 const char *result_doubt(const struct result *t)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL && t->choice[k].uncertain)
+		if (t->use[k] != NULL && t->choice[k].uncertain)
 			return t->choice[k].why;
 	return NULL;
 }
@@ -162,7 +167,7 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	bool doubt = false;
 
 	for (int k = 0; k < RC4K_KINDS; k++)
-		doubt |= t->got[k] != NULL && t->choice[k].uncertain &&
+		doubt |= t->use[k] != NULL && t->choice[k].uncertain &&
 			 r->key[k].present && !r->key[k].uncertain;
 	if (!doubt || rc4_conf_trusted(t->path, why, sizeof why) != 0 ||
 	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
@@ -176,6 +181,31 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 			return false;
 	}
 	return true;
+}
+
+/* Each measured key's choice against MINE (the section's record, or
+ * NULL): the single kind's first, then the batch kinds' from what fits
+ * the kernel chosen, so the three calls share one family (family.h). */
+static int choose(struct result *t, const struct rc4_record *mine)
+{
+	const struct rc4k *one = t->one;
+
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		t->use[k] = t->got[k];
+		if (t->got[k] == NULL)
+			continue;
+		if (k != RC4K_SINGLE) {
+			measure_free(&t->fit[k]);
+			if (measure_fitting(&t->measured[k], one, &t->fit[k]))
+				return -1;
+			t->use[k] = &t->fit[k];
+		}
+		t->choice[k] = decide(t->use[k], mine ? &mine->key[k] : NULL,
+				      t->heuristic[k]);
+		if (k == RC4K_SINGLE)
+			one = rc4k_single(t->use[k]->kr[t->choice[k].kernel].k);
+	}
+	return 0;
 }
 
 char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
@@ -196,11 +226,10 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 	const struct rc4_record *mine =
 		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
 							     : NULL;
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->got[k] != NULL)
-			t->choice[k] = decide(t->got[k],
-					      mine ? &mine->key[k] : NULL,
-					      t->heuristic[k]);
+	if (choose(t, mine) != 0) {
+		*err = true;
+		return NULL;
+	}
 	if (mine != NULL && !t->force && less_sure(t, &sec, old, len)) {
 		t->kept = "more confident than this run";
 		t->kept_surer = true;

@@ -20,13 +20,21 @@ struct result {
 	const char *path;    /* the config, as the library reads it */
 	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
 	const struct measurement *const *got; /* per kind; NULL: not measured */
+	const struct measurement *measured;   /* per kind: every kernel's */
 	const struct choice *run;             /* per kind: this run's choice */
 	const char *const *heuristic;         /* per kind: the rule's kernel */
+	/* The single-stream kernel whose keys the batch kinds run, when the
+	 * single kind is not measured. */
+	const struct rc4k *one;
 	bool force;          /* replace a person's section too */
 	/* What result_update decided: each measured key's choice; why the
 	 * file was kept (NULL: written) and the section's line; whether as
 	 * more confident rather than as a person's. */
 	struct choice choice[RC4K_KINDS];
+	/* What each choice was made from: got[], the batch kinds refitted
+	 * to the single-stream kernel chosen (measure_fitting). */
+	const struct measurement *use[RC4K_KINDS];
+	struct measurement fit[RC4K_KINDS];
 	const char *kept;
 	int kept_line;
 	bool kept_surer;
@@ -46,6 +54,9 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
  * trusts PATH and would read the kernels this run wrote from the text
  * written there (R->text, not read again), else -1 after saying why. */
 int result_written(const char *path, void *arg);
+
+/* What result_update allocated. */
+void result_free(struct result *r);
 
 /* The name of the kernel of kind K that the run writes. */
 const char *result_kernel(const struct result *r, int k);

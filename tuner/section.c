@@ -11,6 +11,7 @@
 #include <string.h>
 #include "iniline.h"
 #include "section.h"
+#include "memstream.h"
 
 /* The kind from FROM on whose key the entry line T sets, or RC4K_KINDS;
  * *ALSO when by the key it shares. */
@@ -191,7 +192,16 @@ struct merging {
 	size_t copied;   /* old[0..copied) is dealt with */
 	size_t span_end; /* end of the live section's last content line */
 	bool in_live;
+	bool bad; /* a write failed: the text has a hole */
 };
+
+/* N bytes at P onto M's text (a memstream's failed write sets no error
+ * flag: M->bad does). */
+static void emit(struct merging *m, const char *p, size_t n)
+{
+	if (fwrite(p, 1, n, m->f) != n)
+		m->bad = true;
+}
 
 /* The put whose name the header T names, or N when none does. */
 static size_t put_of(const struct merging *m, const struct rc4_ini_text *t)
@@ -219,7 +229,7 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 		 * before a dropped duplicate): inih would append it to that
 		 * key's value.  It loses its indent. */
 		if (!named && t->l.indented) {
-			fwrite(m->old + m->copied, 1, t->at - m->copied, m->f);
+			emit(m, m->old + m->copied, t->at - m->copied);
 			m->copied = t->at + t->l.start;
 		}
 	}
@@ -231,9 +241,9 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 				     memcmp(t->p, "\xef\xbb\xbf", 3) == 0
 			     ? 3
 			     : 0;
-	fwrite(m->old + m->copied, 1, t->at + bom - m->copied, m->f);
+	emit(m, m->old + m->copied, t->at + bom - m->copied);
 	if (m->found[j]++ == 0)
-		fputs(m->put[j].text, m->f);
+		emit(m, m->put[j].text, strlen(m->put[j].text));
 	else
 		fprintf(stderr, "rc4tune: %s: removed another [%s] section at "
 				"line %d (the library would read its kernel "
@@ -269,13 +279,15 @@ static void append_rest(struct merging *m, char **out, size_t *outlen)
 	for (size_t j = 0; j < m->n; j++) {
 		if (m->found[j] != 0)
 			continue;
-		if (fflush(m->f) != 0)
+		if (fflush(m->f) != 0) {
+			m->bad = true;
 			return;
+		}
 		if (*outlen > 0 && (*out)[*outlen - 1] != '\n')
-			fputs("\n\n", m->f);
+			emit(m, "\n\n", 2);
 		else if (!ends_blank(*out, *outlen))
-			fputs("\n", m->f);
-		fputs(m->put[j].text, m->f);
+			emit(m, "\n", 1);
+		emit(m, m->put[j].text, strlen(m->put[j].text));
 	}
 }
 
@@ -304,11 +316,11 @@ char *rc4_sections_put(const char *old, size_t len,
 	}
 	if (m.in_live)
 		m.copied = m.span_end;
-	fwrite(old + m.copied, 1, len - m.copied, m.f);
+	emit(&m, old + m.copied, len - m.copied);
 	append_rest(&m, &out, outlen);
 	free(m.index);
 	free(m.found);
-	if (fclose(m.f) != 0) {
+	if ((rc4_memstream_close(m.f) != 0) | m.bad) {
 		free(out);
 		return NULL;
 	}

@@ -19,13 +19,17 @@
 #include "timing.h"
 #include "tune.h"
 
-/* One action's measurements: got[kind] is &m[kind] when measured. */
+/* One action's measurements: got[kind] is &m[kind] (a batch kind: &fit[kind])
+ * when measured. */
 struct tuning {
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
 	struct measurement m[RC4K_KINDS];
+	/* the batch kinds' as the run's single-stream kernel's keys see them
+	 * (measure_fitting) */
+	struct measurement fit[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
 	struct choice run[RC4K_KINDS]; /* this run's, for the tables */
 	struct result res; /* what --generate-conf made of them */
@@ -80,27 +84,33 @@ static int measure_all(struct tuning *t)
 		return -1;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4k_info *h = rc4_heuristic_walk(
-			(enum rc4k_kind)k, cpu, true, rc4k_find, NULL, NULL, NULL);
-		t->heuristic[k] = h ? h->name : NULL;
 		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
 		shares += use[k] ? measure_benches[k].share : 0;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		enum rc4k_kind kind = (enum rc4k_kind)k;
+		/* the batch kinds after the single kind: they run its keys */
+		const struct rc4k *one = k == RC4K_SINGLE ? NULL : serial_one(t);
+		const struct rc4k_info *h = rc4_heuristic_walk(
+			kind, one, cpu, true, rc4k_find, NULL, NULL, NULL);
+		t->heuristic[k] = h ? h->name : NULL;
 		if (!use[k])
 			continue;
 		if (o->kernels)
 			names_of(t, kind);
 		deadline += o->budget * measure_benches[k].share / shares;
-		if (measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				o->workload, deadline, serial_one(t),
-				show ? report_progress : NULL) == 0) {
-			t->got[k] = &t->m[k];
-			t->run[k] = decide_run(&t->m[k], t->heuristic[k]);
-		}
+		int r = measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
+				    o->workload, deadline, one,
+				    show ? report_progress : NULL);
 		if (show)
 			report_progress_end();
+		if (r == 0 && one != NULL &&
+		    measure_fitting(&t->m[k], one, &t->fit[k]) != 0)
+			return -1; /* no section without this kind */
+		if (r == 0) {
+			t->got[k] = one == NULL ? &t->m[k] : &t->fit[k];
+			t->run[k] = decide_run(t->got[k], t->heuristic[k]);
+		}
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)
@@ -135,8 +145,11 @@ static void report(const struct tuning *t)
 
 static void tuning_free(struct tuning *t)
 {
-	for (int k = 0; k < RC4K_KINDS; k++)
+	result_free(&t->res);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		measure_free(&t->fit[k]);
 		measure_free(&t->m[k]);
+	}
 	free(t->names);
 }
 
@@ -166,8 +179,8 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
 
 	*r = (struct result){ .section = t->section, .path = w->path,
-			      .got = t->got, .run = t->run,
-			      .heuristic = t->heuristic,
+			      .got = t->got, .measured = t->m, .run = t->run,
+			      .heuristic = t->heuristic, .one = serial_one(t),
 			      .force = o->force };
 	rc4_record_now(r->at);
 	if (confwrite_commit(w, &hooks) < 0)

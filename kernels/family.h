@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* family.h - which kernels set up and continue keys of one state layout.
+ *
+ * A key's layout is fixed by the kernel that set it up: 8-, 32- or 64-bit
+ * cells (info.width 1, 4, 8), or a layout private to one kernel (width
+ * 0).  Every kernel a key meets afterwards is of that family, so a batch
+ * call runs its lanes only where their cells are the single-stream
+ * kernel's (librc4tune(3), BATCH CALLS): keys are then continued by the
+ * kernel that was measured and chosen, never by one nobody chose. */
+#ifndef RC4K_FAMILY_H
+#define RC4K_FAMILY_H
+
+#include "batch.h"
+
+/* One state layout of shared cells. */
+struct rc4k_family {
+	uint8_t width;              /* bytes per cell */
+	const char *name;           /* in messages: "8-bit" */
+	const struct rc4k *portable; /* portable C of this layout: what a
+				      * lane kernel's self-test continues its
+				      * keys with */
+};
+
+/* The family of cells WIDTH bytes wide, or NULL (0: a private layout). */
+const struct rc4k_family *rc4k_family(unsigned width);
+
+/* NULL when batch kernel B may set up and run keys that ONE continues:
+ * serial always (it runs ONE), a lane kernel when its cells are ONE's;
+ * else why not, in words. */
+const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one);
+
+#endif
