@@ -25,7 +25,7 @@
 #include "conf.h"
 #include "iniline.h"
 #include "readfile.h"
-#include "section.h"
+#include "sectionname.h"
 
 const char *rc4_conf_path(void)
 {

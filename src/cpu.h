@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu.h - who this CPU is, in the terms the config and the heuristic use:
- * section.h's rc4_section_name makes a CPU's section name of it.
+ * sectionname.h's rc4_section_name makes a CPU's section name of it.
  * rc4tune.conf(5) documents each architecture's identity. */
 #ifndef RC4_CPU_H
 #define RC4_CPU_H

@@ -11,7 +11,7 @@
 #include "conf.h"
 #include "heuristic.h"
 #include "kernels/family.h"
-#include "section.h"
+#include "sectionname.h"
 #include "select.h"
 
 /* One selection under way. */

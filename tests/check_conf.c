@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "cpu.h"
-#include "section.h"
+#include "sectionname.h"
 #include "testutil.h"
 #include "tuner/checkconf.h"
 

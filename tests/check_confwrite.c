@@ -15,7 +15,7 @@
 #include "conf.h"
 #include "readfile.h"
 #include "testutil.h"
-#include "section.h"
+#include "tuner/section.h"
 #include "tuner/confwrite.h"
 
 #define NOBODY 65534

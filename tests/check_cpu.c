@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "readfile.h"
-#include "section.h"
+#include "sectionname.h"
 #include "testutil.h"
 #include "tuner/cpudump.h"
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* check_section.c - the section module (section.h): one identity, the
- * sections of a file and whose they are, a section built, sealed and read
- * back, record values the tuner never writes, record lines within the
- * reader's line limit. */
+/* check_section.c - sections named (src/sectionname.h: one identity) and
+ * the tuner's sections (tuner/section.h): the sections of a file and whose
+ * they are, a section built, sealed and read back, record values the tuner
+ * never writes, an earlier version's records held to its grammar, record
+ * lines within the reader's line limit. */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include "conf.h"
-#include "section.h"
+#include "tuner/section.h"
 #include "testutil.h"
 
 #define CPU "cpu AuthenticAMD 23 1"
@@ -130,6 +131,14 @@ START_TEST(test_untrusted)
 }
 END_TEST
 
+/* Whose the section TEXT is once sealed, read into SEC. */
+static enum rc4_owner sealed_owner(char *text, struct rc4_section *sec)
+{
+	rc4_section_seal(text, strlen(text));
+	rc4_section_parse(text, strlen(text), 1, sec);
+	return sec->record.owner;
+}
+
 /* One grammar both ways (issue 36): a sealed record with a time, a
  * confidence, a reason or a result the tuner never writes is a person's;
  * a score the writer writes reads back as the tuner's. */
@@ -167,9 +176,7 @@ START_TEST(test_grammar)
 			 "kernel = int-4x\n",
 			 cases[i].at, cases[i].value, cases[i].conf,
 			 cases[i].why, cases[i].score);
-		rc4_section_seal(text, strlen(text));
-		rc4_section_parse(text, strlen(text), 1, &sec);
-		ck_assert_msg(sec.record.owner == cases[i].owner,
+		ck_assert_msg(sealed_owner(text, &sec) == cases[i].owner,
 			      "case %zu: owner %d", i, (int)sec.record.owner);
 	}
 	/* a score of 0.0004 measured: written 0.001, read back the tuner's */
@@ -183,6 +190,63 @@ START_TEST(test_grammar)
 	ck_assert_int_eq(sec.record.owner, RC4_OWNER_TUNER);
 	ck_assert(sec.record.key[RC4K_SINGLE].run[0].lead[3].score == 0.001);
 	free(built);
+}
+END_TEST
+
+/* A record of an earlier version (key=batch_kernel, for both batch calls)
+ * is the tuner's only as that version's writer wrote it: its record lines
+ * and key lines line for line, no other (rc4tune.conf(5), THE RECORD). */
+START_TEST(test_earlier_grammar)
+{
+#define SINGLE ";@ result key=kernel value=int-4x confidence=high why=-\n"
+#define BATCH ";@ result key=batch_kernel value=char-8lane confidence=high " \
+	      "why=-"
+#define KEYS "batch_kernel = char-8lane\nkernel = int-4x\n"
+	static const struct {
+		const char *v, *results, *keys;
+		enum rc4_owner owner;
+	} cases[] = {
+		/* as the earlier writer wrote it: for both batch calls */
+		{ "1", SINGLE BATCH "\n", KEYS, RC4_OWNER_TUNER },
+		{ "1", BATCH "\n", "batch_kernel = char-8lane\n",
+		  RC4_OWNER_TUNER },
+		/* a key line that no result names */
+		{ "1", BATCH "\n", "batch_kernel = char-8lane\n"
+				   "kernel = int-ring4\n", RC4_OWNER_UNTRUSTED },
+		/* a later format, an unknown field, an unknown line */
+		{ "2", SINGLE BATCH "\n", KEYS, RC4_OWNER_UNTRUSTED },
+		{ "1", SINGLE BATCH " lanes=8\n", KEYS, RC4_OWNER_UNTRUSTED },
+		{ "1", SINGLE BATCH "\n;@ phase key=batch_kernel n=3\n", KEYS,
+		  RC4_OWNER_UNTRUSTED },
+		/* a call's own key beside the shared one: neither writer's */
+		{ "1", SINGLE BATCH "\n;@ result key=crypt_many_kernel "
+				    "value=serial confidence=high why=-\n",
+		  "crypt_many_kernel = serial\n" KEYS, RC4_OWNER_UNTRUSTED },
+	};
+#undef SINGLE
+#undef BATCH
+#undef KEYS
+	struct rc4_section sec;
+	char text[1024];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(text, sizeof text, "[" CPU "]\n;@ rc4tune v=%s "
+			 "at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000"
+			 "\n%s;@ history key=batch_kernel at=2026-01-01T00:00:00Z"
+			 " confidence=high scores=char-8lane:1.000,serial:0.500"
+			 "\n; a table\n%s",
+			 cases[i].v, cases[i].results, cases[i].keys);
+		enum rc4_owner owner = sealed_owner(text, &sec);
+		ck_assert_msg(owner == cases[i].owner, "case %zu: owner %d, "
+			      "not %d", i, (int)owner, (int)cases[i].owner);
+		if (owner != RC4_OWNER_TUNER)
+			continue;
+		/* read as each batch call's result and history */
+		for (int k = RC4K_SET_KEYS; k <= RC4K_CRYPT_MANY; k++) {
+			ck_assert_str_eq(sec.record.key[k].value, "char-8lane");
+			ck_assert_int_eq(sec.record.key[k].nruns, 1);
+		}
+	}
 }
 END_TEST
 
@@ -313,6 +377,7 @@ int main(void)
 	tcase_add_test(tc, test_build_parse);
 	tcase_add_test(tc, test_untrusted);
 	tcase_add_test(tc, test_grammar);
+	tcase_add_test(tc, test_earlier_grammar);
 	tcase_add_test(tc, test_line_limit);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_replace);

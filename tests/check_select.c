@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "heuristic.h"
-#include "section.h"
+#include "sectionname.h"
 #include "rc4tune.h"
 #include "select.h"
 #include "testutil.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "confgen.h"
-#include "section.h"
+#include "tuner/section.h"
 
 struct gen {
 	const uint8_t *p;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "conf.h"
 #include "confgen.h"
-#include "section.h"
+#include "tuner/section.h"
 
 static char path[] = "/tmp/fuzz_merge.XXXXXX";
 static int fd = -1;

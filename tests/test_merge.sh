@@ -172,6 +172,37 @@ grep -q "^kernel = int-8x ; 0*\$" "$tmp/crlf-out.conf" && head -n 1 "$tmp/crlf-o
 	ok "a CRLF OUT: its lines as they were, the merged ones with '\\n'" ||
 	{ fail "CRLF OUT"; od -c "$tmp/crlf-out.conf" | head; }
 
+# --- a record of an earlier version (key=batch_kernel): the tuner's only as
+# that version wrote it; otherwise a person's, kept (rc4tune.conf(5), THE
+# RECORD).  earlier V FIELD LINE KEYS: [$w] with record format V, FIELD
+# added to its result line, LINE after it, then the key lines KEYS.
+w='cpu GenuineIntel 6 143'
+earlier() {
+	printf '[%s]\n;@ rc4tune v=%s at=2026-01-01T00:00:00Z by=0.1.0 sum=0000000000000000\n' "$w" "$1"
+	printf ';@ result key=batch_kernel value=char-8lane confidence=high why=-%s\n%s' "$2" "$3"
+	printf ';@ history key=batch_kernel at=2026-01-01T00:00:00Z confidence=high scores=char-8lane:1.000,serial:0.500\n'
+	printf '%s\n\n' "$4"
+}
+earlier 1 '' '' 'batch_kernel = char-8lane' >"$tmp/hosts/old.conf"
+earlier 1 '' '' "$(printf 'batch_kernel = char-8lane\nkernel = int-ring4')" >"$tmp/hosts/ring.conf"
+earlier 2 '' '' 'batch_kernel = char-8lane' >"$tmp/hosts/v2.conf"
+earlier 1 ' lanes=8' '' 'batch_kernel = char-8lane' >"$tmp/hosts/field.conf"
+earlier 1 '' ';@ phase key=batch_kernel n=3
+' 'batch_kernel = char-8lane' >"$tmp/hosts/line.conf"
+for h in old ring v2 field line; do seal "$tmp/hosts/$h.conf"; done
+run "merge an earlier version's record" 0 --merge "$tmp/hosts/old.conf" --output "$tmp/old-out.conf"
+grep -q "^rc4tune: \[$w\]: $tmp/hosts/old.conf:1, the tuner's" "$tmp/out" &&
+	grep -q '^set_keys_kernel = char-8lane$' "$tmp/old-out.conf" &&
+	grep -q '^crypt_many_kernel = char-8lane$' "$tmp/old-out.conf" &&
+	ok "an earlier version's record as it wrote it: the tuner's, each batch call's" ||
+	{ fail "an earlier version's record"; cat "$tmp/out" "$tmp/old-out.conf"; }
+for h in ring:"a kernel line no result names" v2:"record format 2" \
+	field:"an unknown field" line:"an unknown record line"; do
+	f=$tmp/hosts/${h%%:*}.conf
+	run "merge key=batch_kernel with ${h#*:}" 0 --merge "$a" "$f" --output "$tmp/${h%%:*}-out.conf"
+	from "$tmp/${h%%:*}-out.conf" "$w" "$f" "key=batch_kernel with ${h#*:}: a person's, kept"
+done
+
 # --- --output -: the same file on stdout --------------------------------
 run "--output -" 0 --merge "$a" "$b" "$c" --output -
 cmp -s "$tmp/out" "$tmp/fleet.conf" && ok "--output -: the file on stdout" ||

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "checkconf.h"
 #include "iniline.h"
-#include "section.h"
+#include "sectionname.h"
 #include "select.h"
 
 /* Each section name seen, to report repeats. */

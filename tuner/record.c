@@ -280,13 +280,18 @@ static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
 	return false;
 }
 
+static char *build(const char *name, const struct rc4_record *r,
+		   const char *comment, size_t *len, bool shared);
+
 /* Whether the section SEC (LEN bytes) holds, after its header, exactly
  * the record lines and key lines that the writer writes from R (trimmed;
- * plain comments and blank lines apart): one grammar both ways. */
-static bool as_written(const char *sec, size_t len, const struct rc4_record *r)
+ * plain comments and blank lines apart): one grammar both ways.  SHARED:
+ * as an earlier version's writer wrote R (a key shared by kinds, once). */
+static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
+		       bool shared)
 {
 	size_t blen;
-	char *b = rc4_section_build("-", r, NULL, &blen);
+	char *b = build("-", r, NULL, &blen, shared);
 	struct rc4_ini_text x = { 0 }, y = { 0 };
 	bool same = b != NULL, mx, my;
 
@@ -324,11 +329,10 @@ void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
 		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
 		   : g.bad		       ? RC4_OWNER_UNTRUSTED
 					       : RC4_OWNER_TUNER;
-	/* what the writer writes from these values, line for line; an
-	 * earlier version's shared key (batch_kernel) is read for each batch
-	 * call and written as each call's own, so its record is held to the
-	 * checks above only */
-	if (r->owner == RC4_OWNER_TUNER && !g.shared && !as_written(sec, len, r))
+	/* what the writer writes from these values, line for line: this
+	 * version's, or an earlier one's where the record names a shared key
+	 * (batch_kernel, read for each batch call) */
+	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
 		r->owner = RC4_OWNER_UNTRUSTED;
 }
 
@@ -368,25 +372,42 @@ static int history_line(FILE *f, const char *key,
 	return fprintf(f, "%s\n", line) < 0 ? -1 : 0;
 }
 
-/* R's record lines, written AT, with a checksum of zeros: 0, or -1 when
- * a write failed. */
-static int record_write(FILE *f, const struct rc4_record *r)
+/* The key that kind K's lines are written under: its own; or, SHARED (as
+ * an earlier version wrote them), the key it shares, for the first kind
+ * that shares it, and NULL (not written) for the others. */
+static const char *key_of(int k, bool shared)
+{
+	const char *also = rc4k_kinds[k].also;
+
+	if (!shared || also == NULL)
+		return rc4k_kinds[k].key;
+	for (int j = 0; j < k; j++)
+		if (rc4k_kinds[j].also != NULL &&
+		    strcmp(rc4k_kinds[j].also, also) == 0)
+			return NULL;
+	return also;
+}
+
+/* R's record lines, written AT, with a checksum of zeros, each kind's
+ * under key_of(SHARED): 0, or -1 when a write failed. */
+static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
 	int bad = fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
 		RC4_RECORD_VERSION, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
 		SUM_DIGITS, 0) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (r->key[k].present)
+		if (r->key[k].present && key_of(k, shared) != NULL)
 			bad |= fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
 				   "confidence=%s why=%s\n",
-				rc4k_kinds[k].key, r->key[k].value,
+				key_of(k, shared), r->key[k].value,
 				r->key[k].uncertain ? "uncertain" : "high",
 				r->key[k].why) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		for (int i = 0; i < r->key[k].nruns; i++)
-			if (r->key[k].run[i].n > 0) /* none: nothing to read */
-				bad |= history_line(f, rc4k_kinds[k].key,
+			/* a run without leaders: nothing to read */
+			if (r->key[k].run[i].n > 0 && key_of(k, shared) != NULL)
+				bad |= history_line(f, key_of(k, shared),
 						    &r->key[k].run[i]) < 0;
 	return bad ? -1 : 0;
 }
@@ -411,8 +432,9 @@ void rc4_section_seal(char *sec, size_t len)
 		}
 }
 
-char *rc4_section_build(const char *name, const struct rc4_record *r,
-			const char *comment, size_t *len)
+/* rc4_section_build, each kind's lines under key_of(SHARED). */
+static char *build(const char *name, const struct rc4_record *r,
+		   const char *comment, size_t *len, bool shared)
 {
 	char *text = NULL;
 	size_t n;
@@ -422,13 +444,13 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 		return NULL;
 	/* a memstream's failed write sets no error flag: count them */
 	int bad = fprintf(f, "[%s]\n", name) < 0;
-	bad |= record_write(f, r) < 0;
+	bad |= record_write(f, r, shared) < 0;
 	if (comment != NULL)
 		bad |= fputs(comment, f) < 0;
 	/* `kernel = NAME` last: the line people and scripts look for. */
 	for (int k = RC4K_KINDS - 1; k >= 0; k--)
-		if (r->key[k].present)
-			bad |= fprintf(f, "%s = %s\n", rc4k_kinds[k].key,
+		if (r->key[k].present && key_of(k, shared) != NULL)
+			bad |= fprintf(f, "%s = %s\n", key_of(k, shared),
 				       r->key[k].value) < 0;
 	if ((rc4_memstream_close(f) != 0) | bad || text == NULL) {
 		free(text);
@@ -439,6 +461,12 @@ char *rc4_section_build(const char *name, const struct rc4_record *r,
 	if (len != NULL)
 		*len = n;
 	return text;
+}
+
+char *rc4_section_build(const char *name, const struct rc4_record *r,
+			const char *comment, size_t *len)
+{
+	return build(name, r, comment, len, false);
 }
 
 const char *rc4_owner_name(enum rc4_owner o)

@@ -2,7 +2,7 @@
 /* record.h - the record of a section the tuner writes: read from a
  * section's bytes, and the section's text built from it and sealed with
  * its checksum (rc4tune.conf(5), THE RECORD; section.h finds the
- * sections):
+ * sections; the tuner's side, not linked into the library):
  *
  *   [cpu AuthenticAMD 25 17]
  *   ;@ rc4tune v=1 at=2026-12-01T00:23:05Z by=0.1.0 sum=0123456789abcdef
@@ -13,7 +13,9 @@
  * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
  * fields.  One grammar both ways: the reader takes a sealed record as the
  * tuner's only when rc4_section_build writes exactly its record and key
- * lines from the values it read (a later format raises v=). */
+ * lines from the values it read (a later format raises v=); a record with
+ * an earlier version's shared key (key=batch_kernel), when they are the
+ * lines that version wrote: the shared key's for each batch call's. */
 #ifndef RC4_RECORD_H
 #define RC4_RECORD_H
 
