@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_keysearch.sh - the batch calls on a real job (README.md and
-# librc4tune(3), EXAMPLES): doc/examples/keysearch searches a 2^16 slice of
-# 40-bit RC4 keys through rc4tune_set_keys and rc4tune_crypt_many, as PDF's
+# test_keysearch.sh - the batch calls on a real job (librc4tune(3),
+# EXAMPLES): doc/examples/keysearch searches a 2^16 slice of 40-bit RC4
+# keys through rc4tune_set_keys and rc4tune_crypt_many, as PDF's
 # revision-2 /U is checked, and finds the key that gives the /U, and only
 # it (and OpenSSL's search, where built in, the same); a wrong /U finds
 # nothing.  The speed (keys/s, the ratio to OpenSSL) is printed, never
