@@ -244,8 +244,8 @@ static int run(const struct search *s, const uint64_t *planted)
 	if (search_rc4tune(s, &mine) != 0)
 		return 1;
 	snprintf(how, sizeof how, "rc4tune_set_keys + rc4tune_crypt_many, "
-		 "%d a call; crypt_many kernel %s", BLOCK,
-		 rc4tune_batch_kernel_name());
+		 "%d a call; kernels: crypt_many %s, single %s", BLOCK,
+		 rc4tune_batch_kernel_name(), rc4tune_kernel_name());
 	print_result("rc4tune", &mine, count, how);
 #ifdef KEYSEARCH_OPENSSL
 	struct result theirs = { { 0 }, 0, 0 };
