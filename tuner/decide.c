@@ -327,3 +327,40 @@ void decide_family(const struct measurement *single, struct choice *c,
 		 single->kr[pick].score / chosen->score, chosen->k->name);
 	c->kernel = pick;
 }
+
+int decide_calls(struct decision *d, const struct measurement *const *got,
+		 const struct measurement *all, const struct rc4_record *prior,
+		 const char *const *heuristic, const struct rc4k *one)
+{
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		d->use[k] = got[k];
+		if (got[k] == NULL)
+			continue;
+		if (k != RC4K_SINGLE) {
+			measure_free(&d->fit[k]);
+			if (measure_fitting(&all[k], one, &d->fit[k]) != 0)
+				return -1;
+			d->use[k] = &d->fit[k];
+		}
+		d->choice[k] = decide(d->use[k], prior ? &prior->key[k] : NULL,
+				      heuristic[k]);
+		if (k != RC4K_SINGLE)
+			continue;
+		decide_family(d->use[k], &d->choice[k],
+			      got[RC4K_SET_KEYS] ? &all[RC4K_SET_KEYS] : NULL,
+			      got[RC4K_CRYPT_MANY] ? &all[RC4K_CRYPT_MANY] : NULL);
+		one = rc4k_single(d->use[k]->kr[d->choice[k].kernel].k);
+	}
+	return 0;
+}
+
+void decide_free(struct decision *d)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		measure_free(&d->fit[k]);
+}
+
+const char *decide_name(const struct decision *d, int k)
+{
+	return d->use[k]->kr[d->choice[k].kernel].k->name;
+}

@@ -50,6 +50,32 @@ void decide_family(const struct measurement *single, struct choice *c,
 		   const struct measurement *set_keys,
 		   const struct measurement *crypt_many);
 
+/* What one pass of --generate-conf writes, for the three calls at once:
+ * each choice and the figures it was made from. */
+struct decision {
+	/* Per kind (NULL: not measured): the single kind's measurement; a
+	 * batch kind's as the written kernel's keys see it (FIT, from
+	 * measure_fitting: of another family, never chosen). */
+	const struct measurement *use[RC4K_KINDS];
+	struct measurement fit[RC4K_KINDS];
+	struct choice choice[RC4K_KINDS];
+};
+
+/* D for the kinds measured (GOT[k] not NULL; ALL[k] every kernel's
+ * figures) against PRIOR (the section's record, or NULL): the single kind
+ * by decide, then decide_family, then each batch kind by decide among the
+ * kernels that fit the kernel chosen (ONE where the single kind is not
+ * measured).  0, or -1 after saying why (out of memory); either way
+ * decide_free(D) afterwards. */
+int decide_calls(struct decision *d, const struct measurement *const *got,
+		 const struct measurement *all, const struct rc4_record *prior,
+		 const char *const *heuristic, const struct rc4k *one);
+
+void decide_free(struct decision *d);
+
+/* The name of the kernel D chose for kind K (measured). */
+const char *decide_name(const struct decision *d, int k);
+
 /* KR's score relative to the chosen kernel's, C of M: the tables'
  * "/winner". */
 double decide_ratio(const struct measurement *m, const struct choice *c,

@@ -12,15 +12,9 @@
 #include "select.h"
 #include "memstream.h"
 
-const char *result_kernel(const struct result *t, int k)
-{
-	return t->use[k]->kr[t->choice[k].kernel].k->name;
-}
-
 void result_free(struct result *r)
 {
-	for (int k = 0; k < RC4K_KINDS; k++)
-		measure_free(&r->fit[k]);
+	decide_free(&r->dec);
 }
 
 /* The library takes a config whole or not at all: fail when the text just
@@ -44,9 +38,9 @@ int result_written(const char *path, void *arg)
 	else
 		memset(&conf, 0, sizeof conf);
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		if (t->use[k] == NULL)
+		if (t->dec.use[k] == NULL)
 			continue;
-		const char *want = result_kernel(t, k);
+		const char *want = decide_name(&t->dec, k);
 		const char *got = conf.value[k][RC4_CONF_CPU].name;
 		if (r == 0 && strcmp(got, want) == 0)
 			continue;
@@ -102,13 +96,13 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 	memset(r, 0, sizeof *r);
 	snprintf(r->at, sizeof r->at, "%s", t->at);
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct measurement *m = t->use[k];
-		const struct choice *c = &t->choice[k];
+		const struct measurement *m = t->dec.use[k];
+		const struct choice *c = &t->dec.choice[k];
 		struct rc4_record_key *rk = &r->key[k];
 		if (m == NULL)
 			continue;
 		rk->present = true;
-		snprintf(rk->value, sizeof rk->value, "%s", result_kernel(t, k));
+		snprintf(rk->value, sizeof rk->value, "%s", decide_name(&t->dec, k));
 		rk->uncertain = c->uncertain;
 		snprintf(rk->why, sizeof rk->why, "%s",
 			 c->why_code ? c->why_code : "-");
@@ -132,7 +126,7 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 	const char *notes[RC4K_KINDS];
 
 	for (int k = 0; k < RC4K_KINDS; k++)
-		notes[k] = t->choice[k].note;
+		notes[k] = t->dec.choice[k].note;
 	if (f != NULL) {
 		report_comment(f, t->got, t->run, notes);
 		if (rc4_memstream_close(f) == 0 && comment != NULL) {
@@ -149,8 +143,8 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 const char *result_doubt(const struct result *t)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
-		if (t->use[k] != NULL && t->choice[k].uncertain)
-			return t->choice[k].why;
+		if (t->dec.use[k] != NULL && t->dec.choice[k].uncertain)
+			return t->dec.choice[k].why;
 	return NULL;
 }
 
@@ -167,7 +161,7 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	bool doubt = false;
 
 	for (int k = 0; k < RC4K_KINDS; k++)
-		doubt |= t->use[k] != NULL && t->choice[k].uncertain &&
+		doubt |= t->dec.use[k] != NULL && t->dec.choice[k].uncertain &&
 			 r->key[k].present && !r->key[k].uncertain;
 	if (!doubt || rc4_conf_trusted(t->path, why, sizeof why) != 0 ||
 	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
@@ -181,39 +175,6 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 			return false;
 	}
 	return true;
-}
-
-/* Each measured key's choice against MINE (the section's record, or
- * NULL): the single kind's first (with its family weighed, decide_family),
- * then the batch kinds' from what fits the kernel chosen, so the three
- * calls share one family (family.h). */
-static int choose(struct result *t, const struct rc4_record *mine)
-{
-	const struct rc4k *one = t->one;
-
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		t->use[k] = t->got[k];
-		if (t->got[k] == NULL)
-			continue;
-		if (k != RC4K_SINGLE) {
-			measure_free(&t->fit[k]);
-			if (measure_fitting(&t->measured[k], one, &t->fit[k]))
-				return -1;
-			t->use[k] = &t->fit[k];
-		}
-		t->choice[k] = decide(t->use[k], mine ? &mine->key[k] : NULL,
-				      t->heuristic[k]);
-		if (k != RC4K_SINGLE)
-			continue;
-		decide_family(t->use[k], &t->choice[k],
-			      t->got[RC4K_SET_KEYS] ? &t->measured[RC4K_SET_KEYS]
-						    : NULL,
-			      t->got[RC4K_CRYPT_MANY]
-				      ? &t->measured[RC4K_CRYPT_MANY]
-				      : NULL);
-		one = rc4k_single(t->use[k]->kr[t->choice[k].kernel].k);
-	}
-	return 0;
 }
 
 char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
@@ -234,7 +195,8 @@ char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
 	const struct rc4_record *mine =
 		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
 							     : NULL;
-	if (choose(t, mine) != 0) {
+	if (decide_calls(&t->dec, t->got, t->measured, mine, t->heuristic,
+			 t->one) != 0) {
 		*err = true;
 		return NULL;
 	}

@@ -27,14 +27,11 @@ struct result {
 	 * single kind is not measured. */
 	const struct rc4k *one;
 	bool force;          /* replace a person's section too */
-	/* What result_update decided: each measured key's choice; why the
-	 * file was kept (NULL: written) and the section's line; whether as
-	 * more confident rather than as a person's. */
-	struct choice choice[RC4K_KINDS];
-	/* What each choice was made from: got[], the batch kinds refitted
-	 * to the single-stream kernel chosen (measure_fitting). */
-	const struct measurement *use[RC4K_KINDS];
-	struct measurement fit[RC4K_KINDS];
+	/* What result_update decided, once per pass: the three calls'
+	 * choices (decide_calls); why the file was kept (NULL: written) and
+	 * the section's line; whether as more confident rather than as a
+	 * person's. */
+	struct decision dec;
 	const char *kept;
 	int kept_line;
 	bool kept_surer;
@@ -57,9 +54,6 @@ int result_written(const char *path, void *arg);
 
 /* What result_update allocated. */
 void result_free(struct result *r);
-
-/* The name of the kernel of kind K that the run writes. */
-const char *result_kernel(const struct result *r, int k);
 
 /* Why a key's result is uncertain, or NULL when each is confident. */
 const char *result_doubt(const struct result *r);

@@ -118,17 +118,20 @@ static int measure_all(struct tuning *t)
 	return -1;
 }
 
-/* The report on stdout: JSON, or each kind's table. */
+/* The report on stdout: JSON, or each kind's table: this run's figures
+ * and winner (rc4tune(1), OUTPUT), with what the pass that wrote decided
+ * (its notes; in JSON, the kernels written). */
 static void report(const struct tuning *t)
 {
+	const struct result *r = &t->res;
+	bool wrote = r->path != NULL && r->kept == NULL;
 	bool first = true;
 
 	if (t->o->json) {
 		const char *written[RC4K_KINDS] = { NULL };
-		for (int k = 0; k < RC4K_KINDS; k++)
-			if (t->got[k] != NULL && t->res.path != NULL &&
-			    t->res.kept == NULL)
-				written[k] = result_kernel(&t->res, k);
+		for (int k = 0; k < RC4K_KINDS && wrote; k++)
+			if (t->got[k] != NULL)
+				written[k] = decide_name(&r->dec, k);
 		report_json(stdout, t->got, t->run,
 			    t->section[0] ? t->section : NULL, written);
 		return;
@@ -138,7 +141,7 @@ static void report(const struct tuning *t)
 			if (!first)
 				printf("\n");
 			report_table(stdout, "", t->got[k], &t->run[k],
-				     t->res.choice[k].note);
+				     r->dec.choice[k].note);
 			first = false;
 		}
 }
@@ -208,7 +211,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	for (int k = 0; k < RC4K_KINDS && !o->json && !r->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
-			       rc4k_kinds[k].key, result_kernel(r, k),
+			       rc4k_kinds[k].key, decide_name(&r->dec, k),
 			       t->section, w->path);
 	return EXIT_SUCCESS;
 }
