@@ -48,6 +48,27 @@ else
 	fail "--output -: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
 
+# --- stdout by any name: what descriptor 1 is, not how it is spelled ---
+# /dev/stdout to a file and /dev/fd/1 to a pipe: the section alone, no
+# report and no "wrote" lines, a file the library takes whole.
+tune --output /dev/stdout
+if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "[$live]" ] &&
+   ! grep -q '^rc4tune:' "$tmp/out" && [ "$(grep -cv '^;' "$tmp/out")" -le 4 ] &&
+   "$RC4TUNE" --check-conf "$tmp/out" >"$tmp/check" 2>&1 &&
+   grep -q 'OK (0 errors, 0 warnings)' "$tmp/check"; then
+	ok "--output /dev/stdout > FILE: the section alone, as with -"
+else
+	fail "--output /dev/stdout > FILE: rc=$rc"; cat "$tmp/out" "$tmp/err" "$tmp/check"
+fi
+"$RC4TUNE" --generate-conf $budget --output /dev/fd/1 2>"$tmp/err" | cat >"$tmp/out"
+[ "$(head -n 1 "$tmp/out")" = "[$live]" ] && ! grep -q '^rc4tune:' "$tmp/out" &&
+	ok "--output /dev/fd/1 into a pipe: the section alone" ||
+	{ fail "--output /dev/fd/1 into a pipe"; cat "$tmp/out" "$tmp/err"; }
+tune --json --output /dev/stdout
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q 'would share stdout' "$tmp/err" &&
+	ok "--json --output /dev/stdout: refused as --output - is (exit 2)" ||
+	{ fail "--json --output /dev/stdout: rc=$rc"; cat "$tmp/out" "$tmp/err"; }
+
 # --- a fresh file ------------------------------------------------------
 mkdir "$tmp/fresh"
 tune --output "$tmp/fresh/rc4tune.conf"

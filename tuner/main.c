@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include "confwrite.h"
 #include "explain.h"
 #include "kernels/kernel.h"
 #include "merge.h"
@@ -194,9 +195,10 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 			}
 	}
 	if (c->o.json && c->action == 'g' && c->o.output &&
-	    strcmp(c->o.output, "-") == 0) {
-		fprintf(stderr, "rc4tune: --json and --output - would share "
-				"stdout\n");
+	    confwrite_is_stdout(c->o.output)) {
+		fprintf(stderr, "rc4tune: --json and --output %s would share "
+				"stdout\n",
+			c->o.output);
 		return EXIT_USAGE;
 	}
 	if (c->action == 'm') {
