@@ -336,6 +336,26 @@ for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra' '--speed' '--li
 	fi
 done
 
+# --help with anything else, and an option the action would ignore: a
+# usage error (exit 2, nothing on stdout), the reason said.
+for bad in '--help --json' '--help --bogus' '--help --version' \
+	"--explain --output $tmp/u.conf" "--list --output $tmp/u.conf" \
+	"--check-conf --output $tmp/u.conf" "--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --budget 1" \
+	"--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --workload bulk" \
+	'--explain --quiet' '--speed --if-missing' "--speed --output $tmp/u.conf"; do
+	"$RC4TUNE" $bad >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/u.conf" ] &&
+	   grep -Eq 'goes with|unrecognized option|one action at a time' "$tmp/err"; then
+		ok "usage error, exit 2: $bad: $(head -n 1 "$tmp/err")"
+	else
+		fail "usage error $bad: rc=$rc"; cat "$tmp/err"
+	fi
+done
+"$RC4TUNE" --help >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q '^Usage: rc4tune' "$tmp/out" && [ ! -s "$tmp/err" ] &&
+	ok "--help alone: the usage on stdout, exit 0" || fail "--help alone"
+
 "$RC4TUNE" --speed $budget int-8x nosuch >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "unknown kernel 'nosuch'" "$tmp/err"; then
