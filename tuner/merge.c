@@ -196,8 +196,9 @@ static char *body(const struct rc4_section *s)
 /* The tuner's section W as a fleet file carries it: its keys and its
  * record, without the comment tables or the history (each run's leaders:
  * the host's own file keeps them), rebuilt and sealed by the writer, so
- * that 500 CPU models fit in the library's size limit (rc4tune.conf(5),
- * FLEETS).  Malloc'ed, NULL when out of memory. */
+ * that at least 580 CPU models fit in the library's size limit
+ * (rc4tune.conf(5), What a fleet file carries).  Malloc'ed, NULL when out
+ * of memory. */
 static char *record_only(const struct rc4_section *w)
 {
 	struct rc4_record r = w->record;
