@@ -289,6 +289,26 @@ merge_ms() {
 	echo $((($(date +%s%N) - t0) / 1000000))
 }
 echo "# merge of 2000 sections: $(merge_ms "$tmp/n.conf") ms, of 8000: $(merge_ms "$tmp/4n.conf") ms (printed, not held)"
+# Held instead, where the shim can watch the merge (tests/shim.c): the
+# bytes it allocates from taking OUT's lock to writing it, at most 8 times
+# for 4 times the sections (linear: 4; a walk of OUT per section, the
+# square: 16).
+if shim_can "$RC4TUNE"; then
+	real=$(cd "$tmp" && pwd -P)
+	merge_bytes() {
+		rm -f "$real/lin.conf" "$real/count"
+		env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$real/lin.conf" \
+			RC4TUNE_SHIM_COUNT="$real/count" "$RC4TUNE" --merge "$1" \
+			--output "$real/lin.conf" --quiet || fail "merging $1 under the shim"
+		sed -n 's/^malloc_bytes //p' "$real/count"
+	}
+	bn=$(merge_bytes "$tmp/n.conf") b4n=$(merge_bytes "$tmp/4n.conf")
+	[ -n "$bn" ] && [ "$bn" -gt 0 ] && [ "$b4n" -le $((8 * bn)) ] &&
+		ok "4 times the sections, $b4n bytes allocated against $bn: at most 8 times" ||
+		fail "4 times the sections allocated $b4n bytes against ${bn:-none}: not linear"
+else
+	echo "# the merge's allocations not counted: $shim_why"
+fi
 
 # --- memory: a merge's peak grows at most linearly with its inputs' bytes -
 # 20,000 duplicates of one CPU's section in four inputs (each under the
