@@ -210,16 +210,10 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
  * nothing, which a script would never learn. */
 static const struct {
 	int opt;
-	const char *actions, *words;
+	const char *actions;
 } goes_with[] = {
-	{ 'o', "gm", "--generate-conf or --merge" },
-	{ 'w', "gs", "--generate-conf or --speed" },
-	{ 'b', "gs", "--generate-conf or --speed" },
-	{ 'j', "gsE", "--generate-conf, --speed or --explain" },
-	{ 'q', "gsm", "--generate-conf, --speed or --merge" },
-	{ 'D', "HS", "--heuristic or --section" },
-	{ 'M', "g", "--generate-conf" },
-	{ 'F', "g", "--generate-conf" },
+	{ 'o', "gm" }, { 'w', "gs" }, { 'b', "gs" }, { 'j', "gsE" },
+	{ 'q', "gsm" }, { 'D', "HS" }, { 'M', "g" }, { 'F', "g" },
 };
 
 /* The long name of the option OPT. */
@@ -231,19 +225,24 @@ static const char *long_name(int opt)
 	return "?";
 }
 
-/* 0, or -1 after saying which option C's action would ignore, and why.
- * Without an action run() prints the usage. */
+/* 0, or -1 after saying which option C's action would ignore, and the
+ * actions it goes with.  Without an action run() prints the usage. */
 static int idle_option(const struct cli *c)
 {
-	for (size_t i = 0; c->action != 0 && i < ARRAY_LEN(goes_with); i++)
-		if (c->seen[goes_with[i].opt] &&
-		    strchr(goes_with[i].actions, c->action) == NULL) {
-			fprintf(stderr, "rc4tune: --%s goes with %s, not with "
-					"--%s, which would ignore it\n",
-				long_name(goes_with[i].opt), goes_with[i].words,
-				long_name(c->action));
-			return -1;
-		}
+	for (size_t i = 0; c->action != 0 && i < ARRAY_LEN(goes_with); i++) {
+		const char *with = goes_with[i].actions;
+		if (!c->seen[goes_with[i].opt] || strchr(with, c->action))
+			continue;
+		fprintf(stderr, "rc4tune: --%s goes with ",
+			long_name(goes_with[i].opt));
+		for (size_t k = 0, n = strlen(with); k < n; k++)
+			fprintf(stderr, "%s--%s",
+				k == 0 ? "" : k + 1 < n ? ", " : " or ",
+				long_name(with[k]));
+		fprintf(stderr, ", not with --%s, which would ignore it\n",
+			long_name(c->action));
+		return -1;
+	}
 	return 0;
 }
 

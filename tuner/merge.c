@@ -146,15 +146,15 @@ static void warn_left_out(const struct cands *cs, struct group g,
 			  const struct cand *w)
 {
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
-	struct rc4_section ws, cs_;
+	struct rc4_section ws, other;
 
 	reparse(w, &ws);
 	for (size_t i = 0; i < g.n; i++) {
 		const struct cand *c = &cs->c[g.at[i]];
 		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
 			continue;
-		reparse(c, &cs_);
-		if (same_keys(&cs_, &ws))
+		reparse(c, &other);
+		if (same_keys(&other, &ws))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
 				"%s:%d's, which is kept%s\n",
@@ -260,8 +260,8 @@ static void note(FILE *f, const struct cand *w)
 	fprintf(f, "rc4tune: [%s]: %s:%d, %s", w->name, w->path, w->line,
 		rc4_owner_name(w->owner));
 	if (w->owner == RC4_OWNER_TUNER)
-		fprintf(f, " (%s, %s)", w->uncertain ? "uncertain" : "confident",
-			w->at);
+		fprintf(f, " (%s, %s)",
+			w->uncertain ? "uncertain" : "confident", w->at);
 	fputc('\n', f);
 }
 
