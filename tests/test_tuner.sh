@@ -343,7 +343,8 @@ for bad in '--help --json' '--help --bogus' '--help --version' \
 	"--explain --output $tmp/u.conf" "--list --output $tmp/u.conf" \
 	"--check-conf --output $tmp/u.conf" "--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --budget 1" \
 	"--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --workload bulk" \
-	'--explain --quiet' '--speed --if-missing' "--speed --output $tmp/u.conf"; do
+	'--explain --quiet' '--speed --if-missing' "--speed --output $tmp/u.conf" \
+	"--generate-conf --json --quiet --output $tmp/u.conf" '--speed --json --quiet'; do
 	"$RC4TUNE" $bad >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/u.conf" ] &&

@@ -229,6 +229,11 @@ static const char *long_name(int opt)
  * actions it goes with.  Without an action run() prints the usage. */
 static int idle_option(const struct cli *c)
 {
+	if (c->o.json && c->o.quiet) { /* no report for --json to shape */
+		fprintf(stderr, "rc4tune: --json goes with a report, which "
+				"--quiet leaves out: it would be ignored\n");
+		return -1;
+	}
 	for (size_t i = 0; c->action != 0 && i < ARRAY_LEN(goes_with); i++) {
 		const char *with = goes_with[i].actions;
 		if (!c->seen[goes_with[i].opt] || strchr(with, c->action))
