@@ -229,7 +229,7 @@ fi
 
 # --- a FIFO: refused at once without a reader, written with one ---------
 mkfifo "$tmp/fifo"
-timeout 20 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
+timeout 60 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
 	>/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q "$tmp/fifo: a FIFO with no reader" "$tmp/err" &&

@@ -279,7 +279,7 @@ fi
 # --- CPUID dumps: neither a FIFO nor a device hangs it -----------------
 mkfifo "$tmp/fifo.raw"
 for dump in "$tmp/fifo.raw" /dev/zero; do
-	timeout 20 "$RC4TUNE" --heuristic --cpuid-dump "$dump" >/dev/null 2>"$tmp/err"
+	timeout 60 "$RC4TUNE" --heuristic --cpuid-dump "$dump" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 1 ] && grep -q 'not a regular file' "$tmp/err" &&
 		ok "--cpuid-dump $dump: refused" ||
