@@ -3,7 +3,11 @@
 """fleetgen.py N DIR - N hosts' files DIR/hostI.conf, each one CPU model's
 section as --generate-conf writes it (rc4tune.conf(5)): the record with
 three results and four history lines a key, the speed tables (about
-6 KB), the keys; unsealed (tests/seal.py seals them)."""
+6 KB), the keys; unsealed (tests/seal.py seals them).  FLEETGEN_WORST=1:
+the worst case for a fleet file's size (rc4tune.conf(5), FLEETS): x86
+section names at their longest (a 12-byte vendor, three-digit family and
+model), each key's longest kernel name, every result uncertain with the
+longest reason."""
 import os
 import sys
 
@@ -24,17 +28,25 @@ SINGLE = here(["int-ring4-sse41", "char-ahead-ring4-avx512", "int-ring4-asm",
                "long-8x"])
 BATCH = here(["char-8lane-asm", "int-8lane-asm", "char-4lane", "char-8lane"],
              ["char-2lane", "int-4lane", "char-4lane", "char-8lane"])
+WORST = os.environ.get("FLEETGEN_WORST") == "1"
+if WORST:
+    # each list's longest first: every key's value is the longest
+    SINGLE = sorted(SINGLE, key=len, reverse=True)[:1] * 6
+    BATCH = sorted(BATCH, key=len, reverse=True)[:1] * 4
+CONFIDENCE, WHY = ("uncertain", "phases") if WORST else ("high", "-")
 
 
 def section(i):
-    name = "cpu GenuineIntel %d %d" % (6 + i // 256, i % 256)
+    name = ("cpu GenuineIntel %d %d" % (100 + i // 156, 100 + i % 156) if WORST
+            else "cpu GenuineIntel %d %d" % (6 + i // 256, i % 256))
     at = "2026-%02d-%02dT%02d:%02d:00Z" % (1 + i % 12, 1 + i % 28, i % 24, i % 60)
     keys = [("kernel", SINGLE[i % 6], SINGLE),
             ("set_keys_kernel", BATCH[i % 4], BATCH),
             ("crypt_many_kernel", BATCH[(i + 1) % 4], BATCH)]
     out = ["[%s]" % name, ";@ rc4tune v=1 at=%s by=0.1.0 sum=%s" % (at, "0" * 16)]
     for key, value, _ in keys:
-        out.append(";@ result key=%s value=%s confidence=high why=-" % (key, value))
+        out.append(";@ result key=%s value=%s confidence=%s why=%s"
+                   % (key, value, CONFIDENCE, WHY))
     for key, value, names in keys:
         leaders = [value] + [n for n in names if n != value][:3]
         scores = ",".join("%s:%.3f" % (n, 1 - 0.05 * j) for j, n in enumerate(leaders))

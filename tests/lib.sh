@@ -36,17 +36,24 @@ live_section() {
 		skip "this CPU is not identified: $(cat "$tmp/live.err")"
 }
 
-# shim_for PROGRAM: skip where tests/libshim.so (SHIM) cannot watch
-# PROGRAM (an emulator, ASan's runtime first); set nomalloc=1 in a
-# coverage build, whose gcov allocates at exit (failing those would not
-# be the program's failures); make $tmp a real path, which the shim
-# matches.
-shim_for() {
+# shim_can PROGRAM: whether tests/libshim.so (SHIM) can watch PROGRAM;
+# when not, $shim_why says why (an emulator, ASan's runtime first).
+shim_can() {
 	: "${SHIM:?set SHIM to tests/.libs/libshim.so}"
-	[ -z "${TEST_EMULATOR:-}" ] ||
-		skip "LD_PRELOAD is not passed through $TEST_EMULATOR"
-	! ldd "$1" 2>/dev/null | grep -q libasan ||
-		skip "a sanitized build: the shim cannot come before ASan's runtime"
+	shim_why=
+	if [ -n "${TEST_EMULATOR:-}" ]; then
+		shim_why="LD_PRELOAD is not passed through $TEST_EMULATOR"
+	elif ldd "$1" 2>/dev/null | grep -q libasan; then
+		shim_why="a sanitized build: the shim cannot come before ASan's runtime"
+	fi
+	[ -z "$shim_why" ]
+}
+# shim_for PROGRAM: skip where the shim cannot watch PROGRAM (shim_can);
+# set nomalloc=1 in a coverage build, whose gcov allocates at exit
+# (failing those would not be the program's failures); make $tmp a real
+# path, which the shim matches.
+shim_for() {
+	shim_can "$1" || skip "$shim_why"
 	nomalloc=
 	if grep -q __gcov_ "$1" 2>/dev/null; then
 		nomalloc=1

@@ -26,7 +26,9 @@
  *                          rename, renameat2), the process stops itself
  *                          (SIGSTOP) until continued.
  * RC4TUNE_SHIM_NOTE=F      the call failed or stopped at, one line, into F.
- * RC4TUNE_SHIM_COUNT=F     at exit, "CALL COUNT" per watched call into F.
+ * RC4TUNE_SHIM_COUNT=F     at exit, "CALL COUNT" per watched call into F,
+ *                          and "malloc_bytes N": the bytes that malloc and
+ *                          realloc were asked for while they count.
  * RC4TUNE_SHIM_BT=1        a backtrace of the failed call on stderr.
  */
 #define _GNU_SOURCE
@@ -60,6 +62,7 @@ static char file[4096], dir[4096], prefix[4200];
 static size_t dirlen;
 static int fail_call = -1, fail_n, fail_errno, stop_n;
 static int count[C_CALLS], changes;
+static unsigned long long malloc_bytes;
 static const char *note_path, *count_path;
 
 static const struct { const char *name; int value; } errnos[] = {
@@ -132,6 +135,7 @@ __attribute__((destructor)) static void shim_fini(void)
 		return;
 	for (int i = 0; i < C_CALLS; i++)
 		fprintf(f, "%s %d\n", names[i], count[i]);
+	fprintf(f, "malloc_bytes %llu\n", malloc_bytes);
 	fclose(f);
 }
 
@@ -389,16 +393,21 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to,
 	return real_renameat2(fromfd, from, tofd, to, flags);
 }
 
+/* Whether an allocation of N bytes is to fail; counted when watched. */
+static int malloc_fails(size_t n)
+{
+	if (!ready || !armed || in_shim)
+		return 0;
+	malloc_bytes += n;
+	return before(C_MALLOC, NULL, 0);
+}
+
 void *malloc(size_t n)
 {
-	if (ready && armed && !in_shim && before(C_MALLOC, NULL, 0))
-		return NULL;
-	return __libc_malloc(n);
+	return malloc_fails(n) ? NULL : __libc_malloc(n);
 }
 
 void *realloc(void *p, size_t n)
 {
-	if (ready && armed && !in_shim && before(C_MALLOC, NULL, 0))
-		return NULL;
-	return __libc_realloc(p, n);
+	return malloc_fails(n) ? NULL : __libc_realloc(p, n);
 }

@@ -21,7 +21,7 @@ live_section "$RC4TUNE"
 book=$RC4TUNE_TEST_DATA/../doc/examples/ansible/rc4tune.yml
 
 # Ansible's own files (config, temporary files, caches) in $tmp alone.
-mkdir "$tmp/home" "$tmp/bin" "$tmp/fleet" || exit 99
+mkdir "$tmp/home" "$tmp/bin" || exit 99
 : >"$tmp/ansible.cfg"
 HOME=$tmp/home ANSIBLE_CONFIG=$tmp/ansible.cfg ANSIBLE_HOME=$tmp/ansible
 ANSIBLE_LOCAL_TEMP=$tmp/ansible/tmp ANSIBLE_REMOTE_TEMP=$tmp/ansible/remote
@@ -81,17 +81,23 @@ done >"$tmp/hosts.tail"
 	echo 'ansible_python_interpreter="{{ ansible_playbook_python }}"'
 } >"$tmp/hosts"
 
+# From nothing, under umask 002 (Fedora's and Debian's for users with a
+# private group): no fleet directory yet, the playbook makes it.
+umask 002
 ansible-playbook -i "$tmp/hosts" "$book" -e rc4tune_budget=0.2 \
-	-e "rc4tune_fleet_dir=$tmp/fleet" >"$tmp/play" 2>&1
+	-e "rc4tune_fleet_dir=$tmp/fleet/images" >"$tmp/play" 2>&1
 rc=$?
 cat "$tmp/play"
 if [ $rc -eq 0 ] &&
 	[ "$(grep -c ' ok=[0-9]* .*unreachable=0 *failed=0 ' "$tmp/play")" -eq 3 ]; then
-	ok "the playbook ran on three hosts, none failed"
+	ok "the playbook ran on three hosts under umask 002, none failed"
 else
 	fail "ansible-playbook: exit $rc"; cat "$tmp/play"
 fi
 
+for d in "$tmp/fleet" "$tmp/fleet/images" "$tmp/fleet/images/hosts"; do
+	[ "$(stat -c %a "$d")" = 755 ] || fail "$d: mode $(stat -c %a "$d"), not 755"
+done
 # --- each host: tuned or left alone, the fact, the file fetched ---------
 cmp -s "$tmp/tuned/rc4tune.conf" "$tmp/tuned.before" &&
 	grep -q '^ok: \[tuned\]$' "$tmp/play" &&
@@ -113,11 +119,11 @@ grep -q "\"msg\": \"int-4x from section (tuner, confidence high) for \[$live\]\"
 	{ fail "tuned's fact not reported"; cat "$tmp/play"; }
 for h in tuned one two; do
 	[ -x "$tmp/$h/facts.d/rc4tune.fact" ] &&
-		cmp -s "$tmp/$h/rc4tune.conf" "$tmp/fleet/hosts/$h.conf" ||
+		cmp -s "$tmp/$h/rc4tune.conf" "$tmp/fleet/images/hosts/$h.conf" ||
 		fail "$h: no fact installed or its file not fetched"
 done
 # --- the fleet file: every CPU's section, as the library reads it ---------
-f=$tmp/fleet/rc4tune.conf
+f=$tmp/fleet/images/rc4tune.conf
 for sec in "$live" "$other1" "$other2"; do
 	grep -qxF "[$sec]" "$f" || fail "no [$sec] in the fleet file"
 done
@@ -126,22 +132,22 @@ done
 	ok "the fleet file: three CPUs' sections, checked, this CPU's used" ||
 	{ fail "fleet file"; cat "$tmp/out" "$f"; }
 
-# --- again, under umask 002 (users with a private group), hosts' files
-# fetched anew: the merge takes them (mode 0644), and finds the fleet file
-# as it is: left untouched, the task not "changed" ---------------------------
+# --- again (umask 002 still), hosts' files fetched anew: the merge takes
+# them (mode 0644), and finds the fleet file as it is: left untouched, the
+# task not "changed" --------------------------------------------------------
 cp "$f" "$tmp/fleet.before"
 before=$(stat -c '%i %Y' "$f")
-rm -r "$tmp/fleet/hosts"
-(umask 002 && ansible-playbook -i "$tmp/hosts" "$book" -e rc4tune_budget=0.2 \
-	-e "rc4tune_fleet_dir=$tmp/fleet") >"$tmp/play2" 2>&1
+rm -r "$tmp/fleet/images/hosts"
+ansible-playbook -i "$tmp/hosts" "$book" -e rc4tune_budget=0.2 \
+	-e "rc4tune_fleet_dir=$tmp/fleet/images" >"$tmp/play2" 2>&1
 rc=$?
 merge_task=$(sed -n '/^TASK \[Merge every host/{n;p;}' "$tmp/play2")
 if [ $rc -eq 0 ] && [ "$(stat -c '%i %Y' "$f")" = "$before" ] &&
 	cmp -s "$f" "$tmp/fleet.before" && [ "$merge_task" = "ok: [tuned -> localhost]" ] &&
-	[ "$(stat -c %a "$tmp/fleet/hosts/one.conf")" = 644 ]; then
-	ok "again under umask 002: fetched 0644, merged, the fleet file untouched, not changed"
+	[ "$(stat -c %a "$tmp/fleet/images/hosts/one.conf")" = 644 ]; then
+	ok "again: fetched 0644, merged, the fleet file untouched, not changed"
 else
-	fail "the second run under umask 002: exit $rc, merge task: $merge_task"; cat "$tmp/play2"
+	fail "the second run: exit $rc, merge task: $merge_task"; cat "$tmp/play2"
 fi
 [ -z "$(ls -A "$tmp/home")" ] && ok "nothing written to HOME" ||
 	{ fail "written to HOME:"; ls -AR "$tmp/home"; }

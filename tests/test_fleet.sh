@@ -16,15 +16,18 @@ set -u
 command -v python3 >/dev/null || skip "no python3 for fleetgen.py"
 models=500
 
-mkdir "$tmp/hosts" || exit 99
-FLEETGEN_KERNELS=$("$RC4TUNE" --list | awk '{ print $1 }') \
-	python3 "$RC4TUNE_TEST_DATA/fleetgen.py" $models "$tmp/hosts" || exit 99
-# sealed all at once: one file, its sections, split again
-cat "$tmp/hosts"/host*.conf >"$tmp/all.conf" && seal "$tmp/all.conf" &&
-	rm "$tmp/hosts"/host*.conf &&
-	awk -v d="$tmp/hosts" '/^\[/ { f = d "/host" n++ ".conf" } { print > f }' \
-		"$tmp/all.conf" || exit 99
-echo "$models hosts' files, $(wc -c <"$tmp/all.conf") bytes in all"
+# fleet_hosts DIR N WORST: N hosts' files DIR/hostI.conf (fleetgen.py, with
+# FLEETGEN_WORST=WORST), sealed all at once: one file, DIR.all, its
+# sections split again.
+fleet_hosts() {
+	mkdir "$1" && FLEETGEN_WORST=$3 FLEETGEN_KERNELS=$("$RC4TUNE" --list | awk '{ print $1 }') \
+		python3 "$RC4TUNE_TEST_DATA/fleetgen.py" "$2" "$1" &&
+		cat "$1"/host*.conf >"$1.all" && seal "$1.all" && rm "$1"/host*.conf &&
+		awk -v d="$1" '/^\[/ { f = d "/host" n++ ".conf" } { print > f }' "$1.all" ||
+		exit 99
+}
+fleet_hosts "$tmp/hosts" $models 0
+echo "$models hosts' files, $(wc -c <"$tmp/hosts.all") bytes in all"
 "$RC4TUNE" --check-conf "$tmp/hosts/host0.conf" | grep -q "the tuner's" ||
 	fail "a host's file: its section not the tuner's"
 
@@ -62,6 +65,22 @@ if [ -n "$here" ] && grep -qxF "[$here]" "$tmp/fleet.conf"; then
 else
 	echo "# [$here]: not among the fleet's models, so no kernel of its to check"
 fi
+# The worst case of rc4tune.conf(5)'s "at least N CPU models fit": the
+# longest names, every result uncertain (fleetgen.py, FLEETGEN_WORST); N
+# read from the page, so that the page says what this holds.
+page=$RC4TUNE_TEST_DATA/../man/rc4tune.conf.5.in
+worst=$(tr '\n' ' ' <"$page" | sed -n 's/.*so that at least \([0-9]*\) CPU models fit.*/\1/p')
+if [ -z "$worst" ]; then
+	fail "rc4tune.conf(5) says no \"at least N CPU models fit\""
+else
+	fleet_hosts "$tmp/worst" "$worst" 1
+	"$RC4TUNE" --merge "$tmp/worst"/host*.conf --output "$tmp/worst-fleet.conf" --quiet 2>"$tmp/err" &&
+		"$RC4TUNE" --check-conf "$tmp/worst-fleet.conf" >"$tmp/out" 2>&1 &&
+		[ "$(grep -c 'uncertain (phases); set_keys_kernel uncertain' "$tmp/out")" -eq "$worst" ] &&
+		ok "the worst case: $worst models, every result uncertain, the longest names, in $(wc -c <"$tmp/worst-fleet.conf") bytes" ||
+		{ fail "the worst case: $worst models do not fit"; cat "$tmp/err"; tail -n 3 "$tmp/out"; }
+fi
+
 sed -n '/^\[/,$p' "$tmp/hosts/host0.conf" >"$tmp/one.conf"
 one=$(RC4TUNE_CONF=$tmp/one.conf ${TEST_EMULATOR-} "$FIRSTUSE" | cut -d' ' -f1)
 fleet=$(cut -d' ' -f1 "$tmp/first")

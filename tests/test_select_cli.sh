@@ -288,7 +288,7 @@ has "$tmp/err" "long.conf:2: error: line longer than 198 bytes; the library igno
 
 mkfifo "$tmp/fifo"
 expect "--check-conf: a FIFO, without blocking" 1 \
-	timeout 10 "$RC4TUNE" --check-conf "$tmp/fifo"
+	timeout 60 "$RC4TUNE" --check-conf "$tmp/fifo"
 has "$tmp/err" "a FIFO, not a regular file" "FIFO named"
 expect "--check-conf: a missing file" 1 "$RC4TUNE" --check-conf "$tmp/none"
 has "$tmp/err" "none: no such file" "missing FILE named"

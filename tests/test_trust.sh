@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_trust.sh - whether the tuner's answer can be trusted: the budget
-# holds under load (a bound on the overrun, not a speed: the old tuner took
-# 23.5 s for --budget 0.5 so loaded), an uncertain result never replaces a
-# confident section and is marked when written, --quiet still says so,
-# --if-missing does nothing where this CPU is tuned, --explain tells a
-# file tuned on another CPU.
+# holds under load (no round begun past its deadline, from the tuner's
+# record; the wall times printed, not held), an uncertain result never
+# replaces a confident section and is marked when written, --quiet still
+# says so, --if-missing does nothing where this CPU is tuned, --explain
+# tells a file tuned on another CPU.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u
@@ -59,20 +59,17 @@ tuned() {
 confident() { tuned "$1" high "$2"; }
 
 # --- the budget bounds the measuring, whatever the load -----------------
-# Two checks that hold however little CPU the scheduler gives the tuner:
-# - its own record (--json): no round but a kind's first begins past its
-#   deadline (the first always runs: a result needs one);
-# - its wall time: at most the budget more than the floor, the same run
-#   with a budget of 1 ms under the same load (start-up, the self-tests,
-#   one cut-short round a kind), the part no budget bounds: a process the
-#   system hardly schedules still needs its CPU for that, and how long that
-#   takes depends on the scheduler and the build (nice 19 against two busy
-#   loops on a Zen 4 VM: 0.2-1.3 s plain, 2-5 s under sanitizers, 8-18 s
-#   under qemu for arm64 and s390x; 11 s under sanitizers on a Zen 5 VM).
-#   The floor is taken before and after; the larger, twice, plus 1 s
-#   leaves room for the share to halve meanwhile.  The old tuner, which
-#   measured on past its deadline, took 23.5 s for --budget 0.5 so loaded;
-#   a run still going at four times the bound is stopped.
+# What holds however little CPU the scheduler gives the tuner, counted in
+# rounds: its own record (--json) shows no round but a kind's first
+# begun past its deadline (the first always runs: a result needs one).
+# The old tuner, which measured on past its deadline, began rounds late
+# (it took 23.5 s for --budget 0.5, nice 19 against two busy loops).  The
+# wall times, this run's and the floor's (the same run with a budget of 1
+# ms: start-up, the self-tests, one cut-short round a kind, which no budget
+# bounds), are printed, not held: they move with the scheduler and the
+# build (0.2-1.3 s plain on a Zen 4 VM so loaded, 2-5 s under sanitizers,
+# 8-18 s under qemu).  A run still going at 20 times the budget and the
+# floor, plus a minute, is taken for a hang and stopped.
 start_busy
 # budget_run B [CAP]: one loaded run (stopped after CAP seconds); sets rc,
 # ms and late (the rounds that began past their deadline, in words).
@@ -91,33 +88,19 @@ budget_run() {
 			       "deadline at %.3f s; ", kind, r, $2, d }' \
 		"$tmp/budget.json")
 }
-# take_floor: the floor into floors, the largest into floor; false after
-# a FAIL (a floor run that measured past its deadline is no floor).
-floor=0 floors=
-take_floor() {
-	budget_run 0.001
-	floors="$floors $ms"
-	[ $ms -gt $floor ] && floor=$ms
-	[ $rc -eq 0 ] && [ -z "$late" ] && return
-	fail "--budget 0.001 under load: exit $rc after $ms ms; $late"
-	return 1
-}
-if take_floor; then
+budget_run 0.001
+floor=$ms
+if [ $rc -eq 0 ] && [ -z "$late" ]; then
 	for b in 0.5 1; do
-		cap=$(echo "$b $floor" | awk '{ print int(4 * ($1 + 2 * $2 / 1000 + 1)) + 1 }')
-		budget_run $b "$cap"
-		echo "$rc $ms $late" >"$tmp/run.$b"
-	done
-	take_floor
-	for b in 0.5 1; do
-		read -r rc ms late <"$tmp/run.$b"
-		limit=$(echo "$b $floor" | awk '{ print int($1 * 1000 + 2 * $2 + 1000) }')
-		if [ $rc -eq 0 ] && [ $ms -le "$limit" ] && [ -z "$late" ]; then
-			ok "--budget $b, nice 19 against two busy loops on its CPU: $ms ms (floor$floors ms)"
+		budget_run $b "$(echo "$b $floor" | awk '{ print int(20 * ($1 + $2 / 1000) + 60) }')"
+		if [ $rc -eq 0 ] && [ -z "$late" ]; then
+			ok "--budget $b, nice 19 against two busy loops on its CPU: no round begun past its deadline ($ms ms, floor $floor ms: printed, not held)"
 		else
-			fail "--budget $b under load: exit $rc after $ms ms (at most $limit: floor$floors ms); $late"
+			fail "--budget $b under load: exit $rc after $ms ms (floor $floor ms; 124: stopped as hung); $late"
 		fi
 	done
+else
+	fail "--budget 0.001 under load: exit $rc after $ms ms; $late"
 fi
 
 # --- an uncertain run keeps a confident section -------------------------

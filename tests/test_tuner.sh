@@ -48,6 +48,27 @@ else
 	fail "--output -: rc=$rc"; cat "$tmp/out" "$tmp/err"
 fi
 
+# --- stdout by any name: what descriptor 1 is, not how it is spelled ---
+# /dev/stdout to a file and /dev/fd/1 to a pipe: the section alone, no
+# report and no "wrote" lines, a file the library takes whole.
+tune --output /dev/stdout
+if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "[$live]" ] &&
+   ! grep -q '^rc4tune:' "$tmp/out" && [ "$(grep -cv '^;' "$tmp/out")" -le 4 ] &&
+   "$RC4TUNE" --check-conf "$tmp/out" >"$tmp/check" 2>&1 &&
+   grep -q 'OK (0 errors, 0 warnings)' "$tmp/check"; then
+	ok "--output /dev/stdout > FILE: the section alone, as with -"
+else
+	fail "--output /dev/stdout > FILE: rc=$rc"; cat "$tmp/out" "$tmp/err" "$tmp/check"
+fi
+"$RC4TUNE" --generate-conf $budget --output /dev/fd/1 2>"$tmp/err" | cat >"$tmp/out"
+[ "$(head -n 1 "$tmp/out")" = "[$live]" ] && ! grep -q '^rc4tune:' "$tmp/out" &&
+	ok "--output /dev/fd/1 into a pipe: the section alone" ||
+	{ fail "--output /dev/fd/1 into a pipe"; cat "$tmp/out" "$tmp/err"; }
+tune --json --output /dev/stdout
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q 'would share stdout' "$tmp/err" &&
+	ok "--json --output /dev/stdout: refused as --output - is (exit 2)" ||
+	{ fail "--json --output /dev/stdout: rc=$rc"; cat "$tmp/out" "$tmp/err"; }
+
 # --- a fresh file ------------------------------------------------------
 mkdir "$tmp/fresh"
 tune --output "$tmp/fresh/rc4tune.conf"
@@ -208,7 +229,7 @@ fi
 
 # --- a FIFO: refused at once without a reader, written with one ---------
 mkfifo "$tmp/fifo"
-timeout 20 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
+timeout 60 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
 	>/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q "$tmp/fifo: a FIFO with no reader" "$tmp/err" &&
@@ -219,7 +240,8 @@ else
 fi
 # Read-write, so that this open neither waits nor sees an end of file.
 exec 3<>"$tmp/fifo"
-timeout 20 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
+# a measuring run: its timeout catches a hang, far above a run under qemu
+timeout 120 "$RC4TUNE" --generate-conf $budget --quiet --output "$tmp/fifo" \
 	>/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(timeout 5 head -n 1 <&3)" = "[$live]" ]; then
@@ -314,6 +336,27 @@ for bad in '--workload nosuch' '--budget 0' '--budget x' 'extra' '--speed' '--li
 		fail "usage error $bad: rc=$rc"
 	fi
 done
+
+# --help with anything else, and an option the action would ignore: a
+# usage error (exit 2, nothing on stdout), the reason said.
+for bad in '--help --json' '--help --bogus' '--help --version' \
+	"--explain --output $tmp/u.conf" "--list --output $tmp/u.conf" \
+	"--check-conf --output $tmp/u.conf" "--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --budget 1" \
+	"--merge $tmp/fresh/rc4tune.conf --output $tmp/u.conf --workload bulk" \
+	'--explain --quiet' '--speed --if-missing' "--speed --output $tmp/u.conf" \
+	"--generate-conf --json --quiet --output $tmp/u.conf" '--speed --json --quiet'; do
+	"$RC4TUNE" $bad >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/u.conf" ] &&
+	   grep -Eq 'goes with|unrecognized option|one action at a time' "$tmp/err"; then
+		ok "usage error, exit 2: $bad: $(head -n 1 "$tmp/err")"
+	else
+		fail "usage error $bad: rc=$rc"; cat "$tmp/err"
+	fi
+done
+"$RC4TUNE" --help >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q '^Usage: rc4tune' "$tmp/out" && [ ! -s "$tmp/err" ] &&
+	ok "--help alone: the usage on stdout, exit 0" || fail "--help alone"
 
 "$RC4TUNE" --speed $budget int-8x nosuch >/dev/null 2>"$tmp/err"
 rc=$?

@@ -373,15 +373,21 @@ static int lock_check(const struct confwrite *w)
 	return lock_ok(w, &st);
 }
 
-/* Devices and pipes (/dev/full, /dev/stdout) take the text as it is; a
- * FIFO without a reader would make the open wait forever (a postinst
- * would hang), so O_NONBLOCK makes that ENXIO, an error. */
+bool confwrite_is_stdout(const char *path)
+{
+	struct stat a, b;
+
+	return strcmp(path, "-") == 0 ||
+	       (fstat(STDOUT_FILENO, &b) == 0 && stat(path, &a) == 0 &&
+		a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+/* Devices, pipes and standard output take the text as it is; a FIFO
+ * without a reader would make the open wait forever (a postinst would
+ * hang), so O_NONBLOCK makes that ENXIO, an error. */
 static int open_direct(struct confwrite *w, bool fifo)
 {
-	/* /dev/stdout as "-": it is missing from some minimal /dev, and
-	 * otherwise names whatever our descriptor 1 is. */
-	bool to_stdout = strcmp(w->path, "-") == 0 ||
-			 strcmp(w->path, "/dev/stdout") == 0;
+	bool to_stdout = w->to_stdout;
 
 	w->fd = to_stdout ? dup(STDOUT_FILENO)
 			  : open(w->path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
@@ -397,7 +403,7 @@ static int open_direct(struct confwrite *w, bool fifo)
 					       : "not open for writing",
 			    EBADF);
 	/* Blocking again for the writes: a reader slower than us is no
-	 * error.  Not on "-": that file description is our stdout's. */
+	 * error.  Not on stdout: that file description is our stdout's. */
 	if (!to_stdout && fcntl(w->fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
 		return fail(w->path, "fcntl", errno);
 	return 0;
@@ -410,13 +416,12 @@ int confwrite_open(struct confwrite *w, const char *path)
 	w->path = path;
 	w->fd = -1;
 	w->unchanged = false;
-	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+	if ((w->to_stdout = confwrite_is_stdout(path)))
 		return open_direct(w, false);
 	if (resolve_target(w) != 0)
 		return -1;
 	/* The kernel follows the links just checked: a device or a pipe at
-	 * their end (also /dev/stdout's /proc link to "pipe:[N]") is
-	 * written as it is. */
+	 * their end is written as it is. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
 			return fail(path, NULL, EISDIR);

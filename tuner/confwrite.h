@@ -22,9 +22,10 @@ struct confwrite {
 	 * target's), the caller's alone, mode 0600; there while a run holds
 	 * it. */
 	char lock[PATH_MAX];
-	/* Else a device, a pipe or "-" (stdout), open for writing: it gets
-	 * the section alone, as it is; -1 for a file. */
+	/* Else a device, a pipe or standard output, open for writing: it
+	 * gets the section alone, as it is; -1 for a file. */
 	int fd;
+	bool to_stdout; /* PATH is standard output (confwrite_is_stdout) */
 	/* Set by confwrite_commit: the new text equals the file byte for
 	 * byte (and its mode needs no change), which was left untouched. */
 	bool unchanged;
@@ -43,6 +44,12 @@ struct confwrite_hooks {
 	int (*written)(const char *path, void *arg);
 	void *arg;
 };
+
+/* Whether PATH is standard output: "-", or a name of the file that
+ * descriptor 1 is open for writing on (/dev/stdout, /dev/fd/1, its
+ * terminal, the file it was redirected to): the same device and inode,
+ * whatever the spelling.  The one test of it, for every action. */
+bool confwrite_is_stdout(const char *path);
 
 /* Check, before any measuring, that PATH can take a config, as rc4tune(1)
  * says: a symlink that another user owns or that fs.protected_symlinks

@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include "confwrite.h"
 #include "explain.h"
 #include "kernels/kernel.h"
 #include "merge.h"
 #include "tune.h"
 
 enum { EXIT_USAGE = 2 };
+
+#define ARRAY_LEN(a) (sizeof (a) / sizeof *(a))
 
 static void usage(FILE *f)
 {
@@ -77,6 +80,28 @@ static int stdout_done(int status)
 	return status == EXIT_USAGE ? status : EXIT_FAILURE;
 }
 
+static const struct option opts[] = {
+	{ "generate-conf", no_argument, NULL, 'g' },
+	{ "speed", no_argument, NULL, 's' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "budget", required_argument, NULL, 'b' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "explain", no_argument, NULL, 'E' },
+	{ "heuristic", no_argument, NULL, 'H' },
+	{ "cpuid-dump", required_argument, NULL, 'D' },
+	{ "section", no_argument, NULL, 'S' },
+	{ "if-missing", no_argument, NULL, 'M' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "check-conf", optional_argument, NULL, 'C' },
+	{ "merge", no_argument, NULL, 'm' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* What the command line asks for. */
 struct cli {
 	struct tune_opts o;
@@ -84,6 +109,7 @@ struct cli {
 	const char *dump, *conf_file;
 	const char *const *files; /* --merge's */
 	int nfiles;
+	bool seen[128]; /* each option given, by its short option */
 };
 
 /* Any kind's kernel NAME. */
@@ -135,6 +161,8 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 {
 	int r = valued(c, opt, arg);
 
+	if (opt > 0 && opt < 128)
+		c->seen[opt] = true;
 	if (r >= 0)
 		return r;
 	switch (opt) {
@@ -164,19 +192,63 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	case 'S':
 	case 'l':
 	case 'V':
+	case 'h':
 		if (c->action == 0 || c->action == opt) {
 			c->action = opt;
 			return 0;
 		}
 		fprintf(stderr, "rc4tune: one action at a time (%s)\n", text);
 		return EXIT_USAGE;
-	case 'h':
-		usage(stdout);
-		return EXIT_SUCCESS;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+}
+
+/* The options that change what an action does, and the actions (their
+ * short options) each goes with: given with another, it would do
+ * nothing, which a script would never learn. */
+static const struct {
+	int opt;
+	const char *actions;
+} goes_with[] = {
+	{ 'o', "gm" }, { 'w', "gs" }, { 'b', "gs" }, { 'j', "gsE" },
+	{ 'q', "gsm" }, { 'D', "HS" }, { 'M', "g" }, { 'F', "g" },
+};
+
+/* The long name of the option OPT. */
+static const char *long_name(int opt)
+{
+	for (const struct option *o = opts; o->name != NULL; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+/* 0, or -1 after saying which option C's action would ignore, and the
+ * actions it goes with.  Without an action run() prints the usage. */
+static int idle_option(const struct cli *c)
+{
+	if (c->o.json && c->o.quiet) { /* no report for --json to shape */
+		fprintf(stderr, "rc4tune: --json goes with a report, which "
+				"--quiet leaves out: it would be ignored\n");
+		return -1;
+	}
+	for (size_t i = 0; c->action != 0 && i < ARRAY_LEN(goes_with); i++) {
+		const char *with = goes_with[i].actions;
+		if (!c->seen[goes_with[i].opt] || strchr(with, c->action))
+			continue;
+		fprintf(stderr, "rc4tune: --%s goes with ",
+			long_name(goes_with[i].opt));
+		for (size_t k = 0, n = strlen(with); k < n; k++)
+			fprintf(stderr, "%s--%s",
+				k == 0 ? "" : k + 1 < n ? ", " : " or ",
+				long_name(with[k]));
+		fprintf(stderr, ", not with --%s, which would ignore it\n",
+			long_name(c->action));
+		return -1;
+	}
+	return 0;
 }
 
 /* The operands after the options, and options that go together: 0, or
@@ -194,9 +266,10 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 			}
 	}
 	if (c->o.json && c->action == 'g' && c->o.output &&
-	    strcmp(c->o.output, "-") == 0) {
-		fprintf(stderr, "rc4tune: --json and --output - would share "
-				"stdout\n");
+	    confwrite_is_stdout(c->o.output)) {
+		fprintf(stderr, "rc4tune: --json and --output %s would share "
+				"stdout\n",
+			c->o.output);
 		return EXIT_USAGE;
 	}
 	if (c->action == 'm') {
@@ -212,22 +285,8 @@ static int operands(struct cli *c, int argc, char **argv, int i)
 	/* --check-conf FILE as well as --check-conf=FILE */
 	if (c->action == 'C' && c->conf_file == NULL && i + 1 == argc)
 		c->conf_file = argv[i++];
-	if (c->dump != NULL && c->action != 'H' && c->action != 'S') {
-		fprintf(stderr, "rc4tune: --cpuid-dump goes with --heuristic "
-				"or --section\n");
+	if (idle_option(c) != 0)
 		return EXIT_USAGE;
-	}
-	if (c->o.json && c->action != 'g' && c->action != 's' &&
-	    c->action != 'E') {
-		fprintf(stderr, "rc4tune: --json goes with --generate-conf, "
-				"--speed or --explain\n");
-		return EXIT_USAGE;
-	}
-	if ((c->o.if_missing || c->o.force) && c->action != 'g') {
-		fprintf(stderr, "rc4tune: --%s goes with --generate-conf\n",
-			c->o.if_missing ? "if-missing" : "force");
-		return EXIT_USAGE;
-	}
 	if (i < argc) {
 		fprintf(stderr, "rc4tune: unexpected argument '%s'\n", argv[i]);
 		usage(stderr);
@@ -258,6 +317,9 @@ static int run(const struct cli *c)
 	case 'V':
 		printf("rc4tune %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
+	case 'h':
+		usage(stdout);
+		return EXIT_SUCCESS;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -266,27 +328,6 @@ static int run(const struct cli *c)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "generate-conf", no_argument, NULL, 'g' },
-		{ "speed", no_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "explain", no_argument, NULL, 'E' },
-		{ "heuristic", no_argument, NULL, 'H' },
-		{ "cpuid-dump", required_argument, NULL, 'D' },
-		{ "section", no_argument, NULL, 'S' },
-		{ "if-missing", no_argument, NULL, 'M' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "check-conf", optional_argument, NULL, 'C' },
-		{ "merge", no_argument, NULL, 'm' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cli c = { .o = { .workload = WORKLOAD_MIXED, .budget = 2.5 } };
 	int opt, r = -1;
 
@@ -308,8 +349,7 @@ int main(int argc, char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	while (r < 0 && (opt = getopt_long(argc, argv, "gso:w:b:jqlVh", opts,
 					   NULL)) != -1)
-		if ((r = option(&c, opt, optarg, argv[optind - 1])) == 0 &&
-		    opt != 'h')
+		if ((r = option(&c, opt, optarg, argv[optind - 1])) == 0)
 			r = -1;
 	if (r < 0 && (r = operands(&c, argc, argv, optind)) == 0)
 		r = run(&c);

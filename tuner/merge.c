@@ -15,28 +15,31 @@
 #include "section.h"
 #include "memstream.h"
 
+/* One section that may go into the result, kept small: a merge may hold
+ * tens of thousands (rc4tune.conf(5), FLEETS), and a parsed section
+ * (struct rc4_section) is kilobytes.  What choosing needs, and where to
+ * parse the rest again when it is wanted. */
+struct cand {
+	const char *text; /* in its file's bytes */
+	size_t len;
+	const char *path; /* its file */
+	char *name;       /* rc4_section_key's, malloc'ed */
+	int line;
+	enum rc4_owner owner;
+	bool uncertain; /* a result of its record is */
+	char at[RC4_RECORD_TIME_MAX];
+};
+
 /* The sections of every file that may go into the result, OUT's first,
  * in file order. */
 struct cands {
-	struct rc4_sections ss;
-	bool out; /* the file being collected is OUT, whose others stay */
-	size_t n_out; /* ss.s[0..n_out) are OUT's */
+	struct cand *c;
+	size_t n, cap;
+	bool failed;  /* out of memory: some were not kept */
+	const char *path; /* of the file being walked */
+	bool out;     /* the file being walked is OUT, whose others stay */
+	size_t n_out; /* c[0..n_out) are OUT's */
 };
-
-/* For rc4_sections_collect: [cpu ...], [pin] and [default] are merged. */
-static bool merged(void *arg, const struct rc4_section *s)
-{
-	const struct cands *cs = arg;
-	enum rc4_section_kind kind = rc4_section_kind(s->name);
-
-	if (kind != RC4_SECTION_OTHER && kind != RC4_SECTION_CPU_LIKE)
-		return true;
-	if (!cs->out)
-		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] is not merged "
-				"(only [cpu ...], [pin] and [default] are)\n",
-			s->path, s->line, s->name);
-	return false;
-}
 
 /* Whether a section's record says any of its results is uncertain. */
 static bool uncertain(const struct rc4_section *s)
@@ -47,39 +50,84 @@ static bool uncertain(const struct rc4_section *s)
 	return false;
 }
 
+/* Whether S is merged: [cpu ...], [pin] and [default] are. */
+static bool merged(const struct cands *cs, const struct rc4_section *s)
+{
+	enum rc4_section_kind kind = rc4_section_kind(s->name);
+
+	if (kind != RC4_SECTION_OTHER && kind != RC4_SECTION_CPU_LIKE)
+		return true;
+	if (!cs->out)
+		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] is not merged "
+				"(only [cpu ...], [pin] and [default] are)\n",
+			cs->path, s->line, s->name);
+	return false;
+}
+
+/* For rc4_section_walk: S kept in ARG's cands if it is merged. */
+static void keep(void *arg, const struct rc4_section *s)
+{
+	struct cands *cs = arg;
+
+	if (cs->failed || !merged(cs, s))
+		return;
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? 2 * cs->cap : 64;
+		struct cand *c = realloc(cs->c, cap * sizeof *c);
+		if (c == NULL) {
+			cs->failed = true;
+			return;
+		}
+		cs->c = c;
+		cs->cap = cap;
+	}
+	struct cand *c = &cs->c[cs->n];
+	*c = (struct cand){ s->text, s->len, cs->path, strdup(s->name),
+			    s->line, s->record.owner, uncertain(s), "" };
+	memcpy(c->at, s->record.at, sizeof c->at);
+	cs->failed = c->name == NULL;
+	cs->n += !cs->failed;
+}
+
+/* C parsed again into *S, as rc4_sections_collect would have kept it. */
+static void reparse(const struct cand *c, struct rc4_section *s)
+{
+	rc4_section_parse(c->text, c->len, c->line, s);
+	s->path = c->path;
+}
+
 /* Whether A speaks for its CPU better than B: a person's section, then a
  * confident one, then the newer record (its time sorts as text). */
-static bool better(const struct rc4_section *a, const struct rc4_section *b)
+static bool better(const struct cand *a, const struct cand *b)
 {
-	bool pa = a->record.owner != RC4_OWNER_TUNER;
-	bool pb = b->record.owner != RC4_OWNER_TUNER;
+	bool pa = a->owner != RC4_OWNER_TUNER;
+	bool pb = b->owner != RC4_OWNER_TUNER;
 
 	if (pa != pb)
 		return pa;
 	if (pa)
 		return false; /* two persons': the first stays */
-	if (uncertain(a) != uncertain(b))
-		return uncertain(b);
-	return strcmp(a->record.at, b->record.at) > 0;
+	if (a->uncertain != b->uncertain)
+		return b->uncertain;
+	return strcmp(a->at, b->at) > 0;
 }
 
-/* The candidates of one name: ss.s[at[0..n)], in file order. */
+/* The candidates of one name: c[at[0..n)], in file order. */
 struct group {
 	const size_t *at;
 	size_t n;
 };
 
-/* The section that goes in for G's name: [pin] and [default] the first
- * (OUT's, then the inputs' in order), a CPU's the best. */
-static const struct rc4_section *winner(const struct cands *cs,
-					struct group g)
+/* The section whose file goes in for G's name: [pin] and [default] the
+ * first (OUT's, then the inputs' in order), a CPU's the best. */
+static const struct cand *winner(const struct cands *cs, struct group g)
 {
-	const struct rc4_section *w = &cs->ss.s[g.at[0]];
+	const struct cand *w = &cs->c[g.at[0]];
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
 	for (size_t i = 1; cpu && i < g.n; i++)
-		if (better(&cs->ss.s[g.at[i]], w))
-			w = &cs->ss.s[g.at[i]];
+		if (better(&cs->c[g.at[i]], w))
+			w = &cs->c[g.at[i]];
 	return w;
 }
 
@@ -92,17 +140,22 @@ static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 	return true;
 }
 
-/* Warn of the sections named like W that say otherwise and are left out:
- * another [pin] or [default], a person's section for the CPU. */
+/* Warn of the sections named like W, from another file than W's (whose
+ * every section of the name goes in), that say otherwise and are left
+ * out: another [pin] or [default], a person's section for the CPU. */
 static void warn_left_out(const struct cands *cs, struct group g,
-			  const struct rc4_section *w)
+			  const struct cand *w)
 {
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
+	struct rc4_section ws, other;
 
+	reparse(w, &ws);
 	for (size_t i = 0; i < g.n; i++) {
-		const struct rc4_section *c = &cs->ss.s[g.at[i]];
-		if (c == w || same_keys(c, w) ||
-		    (cpu && c->record.owner == RC4_OWNER_TUNER))
+		const struct cand *c = &cs->c[g.at[i]];
+		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
+			continue;
+		reparse(c, &other);
+		if (same_keys(&other, &ws))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
 				"%s:%d's, which is kept%s\n",
@@ -144,8 +197,9 @@ static char *body(const struct rc4_section *s)
 /* The tuner's section W as a fleet file carries it: its keys and its
  * record, without the comment tables or the history (each run's leaders:
  * the host's own file keeps them), rebuilt and sealed by the writer, so
- * that 500 CPU models fit in the library's size limit (rc4tune.conf(5),
- * FLEETS).  Malloc'ed, NULL when out of memory. */
+ * that at least 580 CPU models fit in the library's size limit
+ * (rc4tune.conf(5), What a fleet file carries).  Malloc'ed, NULL when out
+ * of memory. */
 static char *record_only(const struct rc4_section *w)
 {
 	struct rc4_record r = w->record;
@@ -155,30 +209,47 @@ static char *record_only(const struct rc4_section *w)
 	return rc4_section_build(w->name, &r, NULL, NULL);
 }
 
-/* What goes in for the winner W: its text (the tuner's trimmed, see
- * record_only); for [pin] and [default], that
- * of every section of its name in its file, which the library reads as
- * one.  Malloc'ed, NULL when out of memory. */
+/* The text of C, as a fleet file carries it: a CPU's section the tuner
+ * wrote trimmed (record_only), any other as it is (body).  Malloc'ed,
+ * NULL when out of memory. */
+static char *text_one(const struct cand *c)
+{
+	struct rc4_section s;
+
+	reparse(c, &s);
+	return rc4_section_kind(s.name) == RC4_SECTION_CPU &&
+			       s.record.owner == RC4_OWNER_TUNER
+		       ? record_only(&s)
+		       : body(&s);
+}
+
+/* What goes in for the winner W: every section of its name in W's file,
+ * in order, which the library reads as one section (a person's later
+ * duplicate that sets only kernel keeps the tuner's batch kernels).
+ * Malloc'ed, NULL when out of memory. */
 static char *text_of(const struct cands *cs, struct group g,
-		     const struct rc4_section *w)
+		     const struct cand *w)
 {
 	char *all = NULL;
 	size_t n = 0;
-	FILE *f;
+	bool first = true, failed = false;
+	FILE *f = open_memstream(&all, &n);
 
-	if (rc4_section_kind(w->name) == RC4_SECTION_CPU)
-		return w->record.owner == RC4_OWNER_TUNER ? record_only(w)
-							  : body(w);
-	if ((f = open_memstream(&all, &n)) == NULL)
+	if (f == NULL)
 		return NULL;
-	for (size_t i = 0; i < g.n; i++) {
-		const struct rc4_section *c = &cs->ss.s[g.at[i]];
-		char *text = c >= w && c->path == w->path ? body(c) : NULL;
+	for (size_t i = 0; i < g.n && !failed; i++) {
+		const struct cand *c = &cs->c[g.at[i]];
+		if (c->path != w->path)
+			continue;
+		char *text = text_one(c);
+		failed = text == NULL;
+		/* a memstream's failed write sets no error flag */
 		if (text != NULL)
-			fprintf(f, "%s%s", c == w ? "" : "\n", text);
+			failed = fprintf(f, "%s%s", first ? "" : "\n", text) < 0;
+		first = false;
 		free(text);
 	}
-	if (rc4_memstream_close(f) != 0) {
+	if ((rc4_memstream_close(f) != 0) | failed) {
 		free(all);
 		return NULL;
 	}
@@ -186,20 +257,18 @@ static char *text_of(const struct cands *cs, struct group g,
 }
 
 /* What section W is, for the notes. */
-static void note(FILE *f, const struct rc4_section *w)
+static void note(FILE *f, const struct cand *w)
 {
-	const struct rc4_record *r = &w->record;
-
 	fprintf(f, "rc4tune: [%s]: %s:%d, %s", w->name, w->path, w->line,
-		rc4_owner_name(r->owner));
-	if (r->owner == RC4_OWNER_TUNER)
-		fprintf(f, " (%s, %s)", uncertain(w) ? "uncertain" : "confident",
-			r->at);
+		rc4_owner_name(w->owner));
+	if (w->owner == RC4_OWNER_TUNER)
+		fprintf(f, " (%s, %s)",
+			w->uncertain ? "uncertain" : "confident", w->at);
 	fputc('\n', f);
 }
 
-/* The sections group() sorts the indexes of. */
-static const struct rc4_section *sorting;
+/* The candidates group() sorts the indexes of. */
+static const struct cand *sorting;
 
 static int by_name_place(const void *a, const void *b)
 {
@@ -224,8 +293,8 @@ static int by_first(const void *a, const void *b)
 static int group(const struct cands *cs, size_t **at, struct group **g,
 		 size_t *ng)
 {
-	const struct rc4_section *s = cs->ss.s;
-	size_t n = cs->ss.n;
+	const struct cand *s = cs->c;
+	size_t n = cs->n;
 
 	*at = malloc((n ? n : 1) * sizeof **at);
 	*g = malloc((n ? n : 1) * sizeof **g);
@@ -261,13 +330,13 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 		      (put = calloc(ng ? ng : 1, sizeof *put)) == NULL;
 
 	for (size_t k = 0; !failed && k < ng; k++) {
-		const struct rc4_section *w = winner(cs, g[k]);
+		const struct cand *w = winner(cs, g[k]);
 		warn_left_out(cs, g[k], w);
 		if (notes != NULL)
 			note(notes, w);
 		/* OUT's own stays as it is, every line of every duplicate
 		 * (the library reads them as one section) */
-		if ((size_t)(w - cs->ss.s) < cs->n_out)
+		if ((size_t)(w - cs->c) < cs->n_out)
 			continue;
 		put[np] = (struct rc4_section_put){ w->name, text_of(cs, g[k], w) };
 		failed = put[np++].text == NULL;
@@ -282,22 +351,32 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 	return buf;
 }
 
+/* The sections of the file PATH (BUF, LEN bytes) that are merged, into
+ * CS. */
+static void collect(struct cands *cs, const char *buf, size_t len,
+		    const char *path)
+{
+	cs->path = path;
+	rc4_section_walk(buf, len, keep, cs);
+}
+
 char *merge_sections(const char *old, size_t len, const char *outpath,
 		     const struct merge_input *in, int n, FILE *notes,
 		     size_t *outlen)
 {
-	struct cands cs = { { 0 }, true, 0 };
+	struct cands cs = { .out = true };
 	char *out = NULL;
 
-	rc4_sections_collect(&cs.ss, old, len, outpath, merged, &cs);
+	collect(&cs, old, len, outpath);
 	cs.out = false;
-	cs.n_out = cs.ss.n;
+	cs.n_out = cs.n;
 	for (int i = 0; i < n; i++)
-		rc4_sections_collect(&cs.ss, in[i].buf, in[i].len, in[i].path,
-				     merged, &cs);
-	if (!cs.ss.failed)
+		collect(&cs, in[i].buf, in[i].len, in[i].path);
+	if (!cs.failed)
 		out = put_winners(&cs, old, len, outpath, notes, outlen);
-	rc4_sections_free(&cs.ss);
+	for (size_t i = 0; i < cs.n; i++)
+		free(cs.c[i].name);
+	free(cs.c);
 	return out;
 }
 

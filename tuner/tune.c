@@ -179,7 +179,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	const struct tune_opts *o = t->o;
 	struct result *r = &t->res;
 	struct confwrite_hooks hooks = { result_update, result_written, r };
-	bool to_stdout = w->fd >= 0 && strcmp(w->path, "-") == 0;
+	bool to_stdout = w->to_stdout;
 
 	*r = (struct result){ .section = t->section, .path = w->path,
 			      .got = t->got, .measured = t->m, .run = t->run,
@@ -203,8 +203,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 				"written to [%s] in %s marked so; a run on an "
 				"idle machine will replace it\n",
 			why, t->section, w->path);
-	/* With --output -, stdout is the config: its comments carry the
-	 * tables. */
+	/* With stdout as the config, its comments carry the tables. */
 	if (o->quiet || to_stdout)
 		return EXIT_SUCCESS;
 	report(t);
@@ -287,7 +286,8 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	char why[RC4_CONF_WHY_MAX], *buf;
 	size_t len = 0;
 
-	if (strcmp(path, "-") == 0 || (buf = rc4_conf_load(path, &len)) == NULL)
+	if (confwrite_is_stdout(path) ||
+	    (buf = rc4_conf_load(path, &len)) == NULL)
 		return false;
 	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
 				    sizeof why) == 0 &&
