@@ -3,8 +3,10 @@
 """profile.py - this CPU's profile for data/profiles/ (`make profile`).
 
 Runs the tuner's --speed --json (both kinds) several times, a minute or
-more apart (--gap), with `make bench` and `make bench-batch` after each
-but the last (and `make limits` once: the bound loops and the store
+more apart (--gap), with `make bench`, `make bench-batch` and the flows a
+program runs through the public calls with the CPU rules' kernels
+(tests/bench_flows --machine: "flows", each flow's worst and median
+placement) after each but the last (and `make limits` once: the bound loops and the store
 rates, stores_W and bound_W per cell width), and writes one JSON file
 named after the CPU's section (doc/kernels.md, "Profiles", has the
 format).  The rules test (tests/test_rules.py) reads the runs' scores.
@@ -50,6 +52,23 @@ def text_lines(argv):
     return run(argv).splitlines() if argv[0] else None
 
 
+def flows_of(prog):
+    """The flows with no config (the CPU rules' kernels): each flow's
+    worst and median placement, and the kernels that ran them."""
+    env = dict(os.environ, RC4TUNE_CONF="/nonexistent/rc4tune.conf")
+    env.pop("RC4TUNE_KERNEL", None)
+    out = subprocess.run([prog, "--machine"], check=True, env=env,
+                         capture_output=True, text=True).stdout
+    got = {"load": os.getloadavg()[0]}
+    for line in out.splitlines():
+        if line.startswith("flow "):
+            _, name, worst, median = line.split()
+            got[name] = [float(worst), float(median)]
+        elif line.startswith("flows through the public calls: kernel "):
+            got["kernels"] = line.split(": kernel ", 1)[1].split(" (")[0]
+    return got
+
+
 def profile_path(outdir, section):
     """data/profiles/VENDOR-FAMILY-MODEL.json for section "cpu V F M"."""
     name = "-".join(section.split()[1:]).replace("/", "_") + ".json"
@@ -62,6 +81,7 @@ def main():
     ap.add_argument("--bench", default="")
     ap.add_argument("--bench-batch", default="")
     ap.add_argument("--limits", default="")
+    ap.add_argument("--flows", default="")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", default="8")
     ap.add_argument("--gap", type=float, default=60,
@@ -81,7 +101,7 @@ def main():
                  "it: make profile PROFILE_FORCE=1 (profile.py --force) "
                  "replaces it" % path)
 
-    runs, bench, bench_batch, limits = [], [], [], None
+    runs, bench, bench_batch, flows, limits = [], [], [], [], None
     for i in range(a.runs):
         if i > 0:
             time.sleep(a.gap)
@@ -97,6 +117,8 @@ def main():
                 bench.append(text_lines([a.bench]))
             if a.bench_batch:
                 bench_batch.append(text_lines([a.bench_batch]))
+            if a.flows:
+                flows.append(flows_of(a.flows))
     if a.limits:
         # Named, it must run: a profile without the store bound cannot
         # give the bench lines' shares a meaning.
@@ -117,6 +139,7 @@ def main():
         "runs": runs,
         "bench": bench,
         "bench_batch": bench_batch,
+        "flows": flows,
         "limits": limits,
     }
     path = profile_path(a.outdir, section)

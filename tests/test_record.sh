@@ -116,6 +116,21 @@ seal "$tmp/dup2.conf"
 	ok "--if-missing: judges the duplicate the library uses (the uncertain one)" ||
 	{ fail "--if-missing judged the first duplicate"; cat "$tmp/out"; }
 
+# An earlier version's pairing of layouts (8-bit lanes for a 32-bit
+# kernel's keys), confident and sealed: the library passes the batch
+# kernel over, so --if-missing measures again (librc4tune(3), Many keys
+# at once).
+printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.2.0 sum=0000000000000000\n;@ result key=kernel value=int-1x confidence=high why=-\n;@ result key=set_keys_kernel value=char-8lane confidence=high why=-\nset_keys_kernel = char-8lane\nkernel = int-1x\n' \
+	"$live" >"$tmp/pair.conf"
+seal "$tmp/pair.conf"
+"$RC4TUNE" --check-conf "$tmp/pair.conf" 2>&1 | grep -q "\[$live\]: the tuner's" ||
+	fail "the paired fixture is not the tuner's"
+"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/pair.conf" \
+	>"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "set_keys_kernel = char-8lane is of another state layout than kernel = int-1x: measuring again" "$tmp/out" &&
+	ok "--if-missing: a batch kernel of another layout than the kernel's is measured again" ||
+	{ fail "--if-missing kept a pairing of layouts"; cat "$tmp/out"; }
+
 tune "$tmp/edit.conf" --quiet --force
 cp "$tmp/edit.conf" "$tmp/edit.sealed"
 seal "$tmp/edit.sealed"

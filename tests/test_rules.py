@@ -17,6 +17,11 @@ For each kind and call:
   window) and name exactly those profiles; the latter at least 0.90 on
   each (but for rc4tune_crypt_many: ANY_FLOOR);
 - every profile a rule names exists;
+- on each profile that carries the flows a program runs with the rules'
+  kernels (tests/bench_flows, through the public calls), the batch flows
+  are not below one key at a time: set_keys + crypt_many at least 0.97 of
+  keys set up and run one by one, set_keys + crypt per key at least 0.95
+  (the median placement's, the median over runs);
 - one layout family per key: a batch call's rule, walked for the keys of
   the kernel the single rule gives that CPU, gives serial or a kernel of
   that kernel's layout, and is held against the kernels of that family
@@ -226,6 +231,26 @@ def best_worst(kind, rows, profiles):
                   % (kind, row["i"], ANY))
 
 
+FLOW_FLOORS = (("streams", 0.97), ("continue", 0.95))
+
+
+def flows_hold(profiles):
+    """The batch flows against the single-stream one, where measured."""
+    for name, p in sorted(profiles.items()):
+        runs = [f for f in p.get("flows", []) if "one" in f]
+        if not runs:
+            print("# %s: no flows" % name)
+            continue
+        for flow, floor in FLOW_FLOORS:
+            r = sorted(f[flow][1] / f["one"][1] for f in runs if flow in f)
+            if not r:
+                continue
+            med = r[len(r) // 2]
+            check(med >= floor, "flows %s: %s / one %.3f with %s (at least "
+                  "%.2f)" % (name, flow, med, runs[0].get("kernels", "?"),
+                             floor))
+
+
 def main():
     if not RULES or not os.access(RULES, os.X_OK):
         print("SKIP: set RULES to the tests/rules program")
@@ -240,6 +265,7 @@ def main():
         on_profiles(kind, rows, profiles)
         measured_rows(kind, rows, profiles)
         best_worst(kind, rows, profiles)
+    flows_hold(profiles)
     print("rules: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -12,6 +12,7 @@
 #include "confwrite.h"
 #include "cpu.h"
 #include "heuristic.h"
+#include "kernels/family.h"
 #include "report.h"
 #include "result.h"
 #include "section.h"
@@ -252,6 +253,8 @@ static bool judge(const struct tuning *t, const char *path,
 	}
 	/* every key the run wrote; kernel = in any case; each judged by the
 	 * record of the duplicate whose line the library reads */
+	const struct rc4k_info *one = rc4_kernel_usable(RC4K_SINGLE, v->name,
+							NULL, NULL);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		const struct rc4_conf_value *kv = &conf->value[k][RC4_CONF_CPU];
 		const struct rc4_record *rec = &holding(ss, kv->line)->record;
@@ -264,6 +267,19 @@ static bool judge(const struct tuning *t, const char *path,
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
 				       t->section, path, rk->why);
+			return false;
+		}
+		/* an earlier version's pairing of layouts: the library passes
+		 * that batch kernel over (family.h) */
+		const struct rc4k_info *b = rc4k_find((enum rc4k_kind)k, kv->name);
+		if (k != RC4K_SINGLE && one != NULL &&
+		    rc4k_misfit(b, rc4k_single(one)) != NULL) {
+			if (!t->o->quiet)
+				printf("rc4tune: [%s] in %s: %s = %s is of another "
+				       "state layout than kernel = %s: measuring "
+				       "again\n",
+				       t->section, path, rc4k_kinds[k].key,
+				       kv->name, v->name);
 			return false;
 		}
 	}
