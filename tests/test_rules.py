@@ -91,7 +91,8 @@ def standing(profile, kind):
     shares, unusable = {}, set()
     for run in profile["runs"]:
         ks = run["kernels"] if kind == "single" else batch_call(run, kind)
-        ok = [k for k in ks if k["status"] == "ok"]
+        # other-layout: timed, not chosen for that run's kernel's keys
+        ok = [k for k in ks if k["status"] in ("ok", "other-layout")]
         unusable |= {k["name"] for k in ks if k["status"] == "unusable"}
         if not ok:
             continue

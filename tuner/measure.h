@@ -65,8 +65,8 @@ struct bench {
 extern const struct bench measure_benches[RC4K_KINDS];
 
 /* KERNEL_MISFIT: a batch kernel of another family than the single-stream
- * kernel whose keys it would run (family.h; measure_fitting): timed, but
- * never chosen. */
+ * kernel whose keys it would run (family.h; measure_fitting): timed and
+ * reported, never chosen. */
 enum kstatus { KERNEL_OK, KERNEL_UNUSABLE, KERNEL_FAILED, KERNEL_MISFIT };
 
 struct kresult {

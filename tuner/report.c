@@ -26,9 +26,7 @@ void report_progress_end(void)
 static const char *status_text(enum kstatus s)
 {
 	return s == KERNEL_UNUSABLE ? "(this CPU cannot run it)"
-	       : s == KERNEL_MISFIT
-		       ? "(another state layout than the kernel's: never chosen)"
-		       : "(failed its self-test: never chosen)";
+				    : "(failed its self-test: never chosen)";
 }
 
 /* Byte rates in 1000s, as `openssl speed`; key rates whole. */
@@ -60,7 +58,7 @@ static void table_rows(FILE *f, const char *prefix,
 		const struct kresult *r = &m->kr[i];
 
 		fprintf(f, "%s%-*s", prefix, width, r->k->name);
-		if (r->status != KERNEL_OK) {
+		if (r->status != KERNEL_OK && r->status != KERNEL_MISFIT) {
 			fprintf(f, " %s\n", status_text(r->status));
 			continue;
 		}
@@ -68,8 +66,11 @@ static void table_rows(FILE *f, const char *prefix,
 			cell_value(f, &b->cells[c], r->rate[c]);
 		if (m->cycle_clock && b->cpb_cell >= 0)
 			fprintf(f, " %7.2f", m->cycle_hz / r->rate[b->cpb_cell]);
+		/* timed, but its keys would need a kernel of its layout */
 		fprintf(f, " %7.3f%s\n", decide_ratio(m, ch, r),
-			i == ch->kernel ? " *" : "");
+			i == ch->kernel		    ? " *"
+			: r->status == KERNEL_MISFIT ? " (other layout)"
+						     : "");
 	}
 }
 
@@ -169,7 +170,7 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 
 	fprintf(f, "%s{\"name\": \"%s\", \"status\": \"%s\"", in, r->k->name,
 		status_name(r->status));
-	if (r->status == KERNEL_OK) {
+	if (r->status == KERNEL_OK || r->status == KERNEL_MISFIT) {
 		fputs(", \"bytes_per_second\": ", f);
 		json_bytes(f, b, "%.6g", r->rate, 0);
 		if (m->cycle_clock) {
