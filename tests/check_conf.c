@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* check_conf.c - reading rc4tune.conf: what is used, what is refused as a
- * whole (and at which line), what --check-conf hears about. */
+/* check_conf.c - reading rc4tune.conf, trusted whole or not at all
+ * (rc4tune.conf(5), WHEN THE FILE IS IGNORED): what is used, what is
+ * refused as a whole (and at which line), what --check-conf hears about. */
 #include <config.h>
 
 #include <fcntl.h>

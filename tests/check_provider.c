@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* check_provider.c - the provider module rc4tune.so as OpenSSL programs see
- * it: through EVP only, in a library context of this test's own that loads
- * the built module from RC4TUNE_PROVIDER_DIR, fetched by the property
- * "provider=rc4tune".  Against OpenSSL's low-level RC4(): random key
- * lengths, random update splits, copies mid-stream, in place, both
- * directions, the one-shot EVP_Cipher, RC4-40; the parameters EVP and
- * `openssl list` ask for; the kernel the provider names, for every kernel
- * (switched through the library, which the module shares with this
- * process); and every bad input, which must fail with an rc4tune error.
- * Calls that EVP never makes with bad arguments (an output shorter than the
- * input, a NULL outl) go straight to the module's dispatch table; so do
- * allocations failed (this program's malloc and calloc, which the module's
- * resolve to) and parameters that do not convert. */
+ * it (rc4tune-provider(7), ALGORITHMS): through EVP only, in a library
+ * context of this test's own that loads the built module from
+ * RC4TUNE_PROVIDER_DIR, fetched by the property "provider=rc4tune".
+ * Against OpenSSL's low-level RC4(): random key lengths, random update
+ * splits, copies mid-stream, in place, both directions, the one-shot
+ * EVP_Cipher, RC4-40; the parameters EVP and `openssl list` ask for; the
+ * kernel the provider names, for every kernel (switched through the
+ * library, which the module shares with this process); and every bad input,
+ * which must fail with an rc4tune error. Calls that EVP never makes with
+ * bad arguments (an output shorter than the input, a NULL outl) go straight
+ * to the module's dispatch table; so do allocations failed (this program's
+ * malloc and calloc, which the module's resolve to) and parameters that do
+ * not convert. */
 #include <config.h>
 
 #include <errno.h>
