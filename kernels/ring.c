@@ -12,7 +12,7 @@
  * inside a block.  The state in memory is always current (the registers
  * only copy it), so heads and tails are plain steps.  Wide stores: Zen 3
  * stores bytes into a state it also reads at about half the rate
- * (doc/kernels.md). */
+ * (doc/cpus/GenuineIntel-6-207.md, "wide-cell ring kernels"). */
 #include "loop.h"
 #include "setkey.h"
 

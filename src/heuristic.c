@@ -65,9 +65,9 @@ static const struct rc4_rule single_rules[] = {
 		  "char-1x"),
 
 	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29):
-	 * doc/kernels.md, Older CPUs (64-bit, 8 KiB blocks: char 183.2 vs
-	 * int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int paths hit a
-	 * partial-register stall, the folded char loop is "the optimal fit
+	 * doc/cpus/GenuineIntel-6-15.md, Current table (64-bit, 8 KiB: char
+	 * 183.2 vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int
+	 * paths hit a partial-register stall, the folded char loop is "the optimal fit
 	 * for Core2". */
 	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, RC4_RULE_PUBLISHED,
 	  CORE2, core2 },
@@ -86,16 +86,17 @@ static const struct rc4_rule single_rules[] = {
 		  "int-8x"),
 
 	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit): doc/kernels.md, Older CPUs (dual-core rev F, 64-bit,
-	 * 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron over 2x slower
-	 * with the 8-bit schedule. */
+	 * the HT bit): doc/cpus/AuthenticAMD-15-65.md, Current table (rev F,
+	 * 64-bit, 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron
+	 * over 2x slower with the 8-bit schedule. */
 	RULE("AuthenticAMD", 15, 15, 0, INT_MAX, RC4_RULE_PUBLISHED, K8,
 	     "AMD family 15 (K8, any revision and core count): 32-bit state "
 	     "(published: int 484.9 vs char 362.8 MB/s)",
 	     "int-8x"),
 
 	/* Zen 1: the 16x gathers lead, SSE2 and SSE4.1, int and long within
-	 * 1 % (doc/kernels.md, Zen 1); the ring loops 0.85-0.89. */
+	 * 1 % (doc/cpus/AuthenticAMD-23-1.md, "The tuner's tables"); the ring
+	 * loops 0.85-0.89. */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
 	     "AMD family 23 model 1 (Zen 1): 64-bit state, 16 bytes gathered "
 	     "by SSE4.1 (measured 0.99-1.00 of the best)",
@@ -186,12 +187,14 @@ static const struct rc4_rule set_keys_rules[] = {
 /* rc4tune_crypt_many: where byte stores into a state the loop also reads
  * are slow (Zen 1, Zen 3), the single-stream kernel stream by stream
  * (serial) beats every lane kernel; on Zen 4 and Zen 5 the 8 lanes in
- * assembly ran 1.45-1.48x the best single stream (doc/kernels.md, whose
- * tables the converted profiles keep only as a mixed ratio).
+ * assembly ran 1.45-1.48x the best single stream
+ * (doc/cpus/AuthenticAMD-25-17.md, "Batch kernels";
+ * doc/cpus/AuthenticAMD-26-2.md, "Many keys, many streams"; the converted
+ * profiles keep those tables only as a mixed ratio).
  * Within the single-stream kernel's family, one stream at a time leads on
  * every profile that measured it: Zen 1 and Zen 3 (64-bit cells, no lanes
  * measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
- * char-4lane 0.94-0.99 of serial). */
+ * char-4lane 0.94-0.99 of serial, doc/cpus/GenuineIntel-6-167.md). */
 #define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " RKL " " EMR
 static const struct rc4_rule crypt_many_rules[] = {
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
@@ -210,15 +213,16 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "int-8lane-asm", "char-8lane-asm", "serial"),
 	PUBLISHED("AuthenticAMD", 25, 25, 17, 17,
 		  "AMD family 25 model 17 (Zen 4): 8 streams in the assembly "
-		  "loop (doc/kernels.md: 1.48x the best single stream)",
+		  "loop (doc/cpus/AuthenticAMD-25-17.md: 1.48x the best single "
+		  "stream)",
 		  "char-8lane-asm", "serial"),
 	PUBLISHED("AuthenticAMD", 26, INT_MAX, 0, INT_MAX,
 		  "AMD family 26 and later: 8 streams in the assembly loop "
-		  "(doc/kernels.md: 1.36-1.45x the best single stream on Zen 5)",
+		  "(doc/cpus/AuthenticAMD-26-2.md: 1.36-1.45x the best single stream)",
 		  "char-8lane-asm", "serial"),
 	/* Within the kernel's family serial's worst case is 1.00; the
 	 * assembly lanes', 0.72 (Rocket Lake); they lead by 1.45x on Zen 4
-	 * and Zen 5, whose rules say so (doc/kernels.md). */
+	 * and Zen 5, whose rules say so (the same pages). */
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window) among the kernel's state layout, the "

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* check_api.c - the public key API as a program sees it. */
+/* check_api.c - the public key API as a program sees it (librc4tune(3),
+ * DESCRIPTION, RETURN VALUE). */
 #include <config.h>
 
 #include <errno.h>

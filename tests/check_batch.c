@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* check_batch.c - many keys at once (rc4tune_set_keys, rc4tune_crypt_many,
- * rc4tune_skip) give the bytes of separate single-key runs of the
- * reference kernel, for every batch kernel and awkward key counts. */
+/* check_batch.c - many keys at once (librc4tune(3), Many keys at once:
+ * rc4tune_set_keys, rc4tune_crypt_many, rc4tune_skip) give the bytes of
+ * separate single-key runs of the reference kernel, for every batch kernel
+ * and awkward key counts. */
 #include <config.h>
 
 #include <errno.h>

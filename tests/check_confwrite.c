@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* check_confwrite.c - the root-run writer: which paths it refuses before
+/* check_confwrite.c - the root-run writer (rc4tune(1), LOCKING;
+ * rc4tune.conf(5), WRITTEN BY THE TUNER): which paths it refuses before
  * measuring (other users' symlinks, hard links, oversized files, names too
  * long, lock files not the caller's alone), that it writes nothing the
  * library would refuse, and that concurrent runs on one file lose no

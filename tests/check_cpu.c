@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* check_cpu.c - the CPU's identity as the library and the tuner compute it
- * (src/cpu.c): CPUID decoded as Linux's /proc/cpuinfo shows it, a raw
- * dump read as the live CPU, and off x86 the MIDR, /proc/cpuinfo and the
- * machine's name; then this machine's own identity against its
- * /proc/cpuinfo. */
+ * (src/cpu.c; rc4tune.conf(5), CPU IDENTITY): CPUID decoded as Linux's
+ * /proc/cpuinfo shows it, a raw dump read as the live CPU, and off x86 the
+ * MIDR, /proc/cpuinfo and the machine's name; then this machine's own
+ * identity against its /proc/cpuinfo. */
 #include <config.h>
 
 #include <fcntl.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* check_inibuild.c - the config reader against an inih built otherwise.
- * A stand-in wraps the real ini_parse_stream (linked with ld's
- * --wrap=ini_parse_stream): it gives the reader less room per line, as an
- * inih with a smaller INI_MAX_LINE does, or cuts section names, as one
- * with a smaller MAX_SECTION does.  The file is refused, saying so. */
+/* check_inibuild.c - the config reader against an inih built otherwise
+ * (rc4tune.conf(5), WHEN THE FILE IS IGNORED). A stand-in wraps the real
+ * ini_parse_stream (linked with ld's --wrap=ini_parse_stream): it gives the
+ * reader less room per line, as an inih with a smaller INI_MAX_LINE does,
+ * or cuts section names, as one with a smaller MAX_SECTION does.  The file
+ * is refused, saying so. */
 #include <config.h>
 
 #include <fcntl.h>

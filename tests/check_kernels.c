@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* check_kernels.c - every kernel in the registry against RFC 6229, against
- * the reference kernel on random input, and against OpenSSL's RC4(). */
+/* check_kernels.c - every kernel in the registry gives RC4's bytes
+ * (librc4tune(3), DESCRIPTION): against RFC 6229, against the reference
+ * kernel on random input, and against OpenSSL's RC4(). */
 #include <config.h>
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* check_record.c - one record grammar both ways (issue 36, items 7 and 8),
- * a property over random records: every record the writer builds
+/* check_record.c - one record grammar both ways (rc4tune.conf(5), THE
+ * RECORD), a property over random records: every record the writer builds
  * (rc4_section_build) reads back (rc4_section_parse) as the tuner's with
  * the values it was built from, as the writer writes them; and every
  * sealed record the reader calls the tuner's, among records mutated from

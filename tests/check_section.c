@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* check_section.c - sections named (src/sectionname.h: one identity) and
- * the tuner's sections (tuner/section.h): the sections of a file and whose
- * they are, a section built, sealed and read back, record values the tuner
- * never writes, an earlier version's records held to its grammar, record
- * lines within the reader's line limit. */
+/* check_section.c - sections named (src/sectionname.h: one identity;
+ * rc4tune.conf(5), CPU IDENTITY) and the tuner's sections (tuner/section.h;
+ * rc4tune.conf(5), THE RECORD): the sections of a file and whose they are,
+ * a section built, sealed and read back, record values the tuner never
+ * writes, an earlier version's records held to its grammar, record lines
+ * within the reader's line limit. */
 #include <config.h>
 
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* check_select.c - which kernel the library picks, in which order, and why;
- * the CPUID heuristic on CPU fixtures (heuristic_cases: a new CPU rule
- * gets a case here); the live first use from many threads.  The CPU's
- * identity is check_cpu.c's.  Fixtures (configs, CPUs, kernels that cannot run or fail
- * their self-test) make the results independent of this machine's CPU. */
+/* check_select.c - which kernel the library picks, in which order, and why
+ * (librc4tune(3), SELECTION); the CPUID heuristic on CPU fixtures
+ * (heuristic_cases: a new CPU rule gets a case here); the live first use
+ * from many threads.  The CPU's identity is check_cpu.c's.  Fixtures
+ * (configs, CPUs, kernels that cannot run or fail their self-test) make the
+ * results independent of this machine's CPU. */
 #include <config.h>
 
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* check_wipe.c - no secret left where the program cannot reach it, and
- * rc4tune_wipe.
+ * rc4tune_wipe (librc4tune(3), SECRETS IN MEMORY).
  *
  * Each public call that takes a key runs on a stack of this test's own
  * (makecontext), painted with a canary first.  Afterwards the part of that

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* limits.c - the bound loops that show what limits the RC4 loops on a CPU
- * (`make limits`; doc/kernels.md, "What limits the loops"): RC4's byte
+ * (`make limits`; doc/cpus/README.md, "The store bound"): RC4's byte
  * loop, then the same loop with parts taken out (wrong output, timing
  * only), and loops that time one resource alone.  Portable C on every
  * CPU; on x86-64 the ports and the 16-byte gather in assembly

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Render rc4tune profiles (data/profiles/*.json, written by make profile
-or converted from doc/kernels.md's tables) to SVG pictures.
+or converted from the tables of doc/cpus/) to SVG pictures.
 
     plot.py PROFILE.json --output FILE.svg
     plot.py --outdir DIR PROFILE.json...      (DIR/NAME.svg for each)

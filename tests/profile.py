@@ -8,7 +8,7 @@ program runs through the public calls with the CPU rules' kernels
 (tests/bench_flows --machine: "flows", each flow's worst and median
 placement) after each but the last (and `make limits` once: the bound loops and the store
 rates, stores_W and bound_W per cell width), and writes one JSON file
-named after the CPU's section (doc/kernels.md, "Profiles", has the
+named after the CPU's section (doc/cpus/README.md, "Profiles", has the
 format).  The rules test (tests/test_rules.py) reads the runs' scores.
 """
 import argparse

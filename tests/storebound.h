@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* storebound.h - the store bound (doc/kernels.md, "What limits the
- * loops"): RC4 stores twice a byte, S[x] and S[y], so this CPU's
+/* storebound.h - the store bound (doc/cpus/README.md, "The store
+ * bound"): RC4 stores twice a byte, S[x] and S[y], so this CPU's
  * sustained rate of stores of a state's cell width, in a loop that also
  * loads from the memory it stores to, caps every RC4 loop of that width.
  * One copy for tests/limits, tests/bench and tests/bench_batch, so the

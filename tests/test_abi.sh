@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_abi.sh - librc4tune.so.0's ABI as packagers and programs see it:
-# it exports exactly the functions src/rc4tune.h declares, each at its
-# version node of src/librc4tune.map (where configure versions symbols),
+# test_abi.sh - librc4tune.so.0's ABI as packagers and programs see it
+# (librc4tune(3), SYNOPSIS; README, Installing and packaging): it exports
+# exactly the functions src/rc4tune.h declares, each at its version node of
+# src/librc4tune.map (where configure versions symbols),
 # debian/librc4tune0.symbols lists exactly those, and abidiff finds no
 # change against the committed baseline data/abi/librc4tune.so.0.abi (a
-# removed function, a changed parameter or struct fails).  The abidiff
-# part is skipped, saying why, without abidiff (Debian: abigail-tools),
-# without debug info, without symbol versions, or where the baseline is
-# another architecture's.
+# removed function, a changed parameter or struct fails).  The abidiff part
+# is skipped, saying why, without abidiff (Debian: abigail-tools), without
+# debug info, without symbol versions, or where the baseline is another
+# architecture's.
 #
 # A deliberate change to the ABI: make abi-baseline, and commit the new
 # baseline with the change (and a new node in the map for new functions).

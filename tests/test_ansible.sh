@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_ansible.sh - the example playbook (doc/examples/ansible/rc4tune.yml)
-# run by ansible-playbook against an inventory of local hosts, each with
-# its own config and fixture section (sealed by tests/seal.py): a host
-# already tuned is left alone, the others are tuned, each installs the
-# local fact and reports through it, every file is fetched and merged
-# into the fleet file.  Everything stays in the scratch directory: HOME
-# and Ansible's paths point there.
+# of rc4tune(1), FLEETS, run by ansible-playbook against an inventory of
+# local hosts, each with its own config and fixture section (sealed by
+# tests/seal.py): a host already tuned is left alone, the others are tuned,
+# each installs the local fact and reports through it, every file is fetched
+# and merged into the fleet file.  Everything stays in the scratch
+# directory: HOME and Ansible's paths point there.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/.

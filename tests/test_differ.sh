@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_differ.sh - one reading of a config everywhere: for random configs
-# (tests/confgen.c, the fuzzers' generator) the kernel the library picks,
-# what --explain says and whose sections it names, what --check-conf
-# attributes, and after --generate-conf (on the seam) the section the
-# library then reads, all agree; and the run settles (--if-missing after
-# it does nothing).
+# test_differ.sh - one reading of a config everywhere (librc4tune(3),
+# SELECTION): for random configs (tests/confgen.c, the fuzzers' generator)
+# the kernel the library picks, what --explain says and whose sections it
+# names, what --check-conf attributes, and after --generate-conf (on the
+# seam) the section the library then reads, all agree; and the run settles
+# (--if-missing after it does nothing).
 #
 # Environment (make check sets it): RC4TUNE, RC4TUNE_SEAM, GENCONF,
 # LIBPICK; DIFFER_CONFIGS, how many configs (default 100, 20 under an

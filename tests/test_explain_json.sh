@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_explain_json.sh - rc4tune --explain --json: one JSON object (read
-# with python3's json module) that says what --explain says: each kind's
-# kernel, its source, file and line, whose this CPU's section is and the
-# record's confidence, with the same trail as the text.
+# test_explain_json.sh - rc4tune --explain --json (librc4tune(3), SELECTION,
+# as rc4tune(1) OUTPUT shows it): one JSON object (read with python3's json
+# module) that says what --explain says: each kind's kernel, its source,
+# file and line, whose this CPU's section is and the record's confidence,
+# with the same trail as the text.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/.

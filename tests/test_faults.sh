@@ -1,19 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_faults.sh - every call the config writer makes on the config's
-# files (open, mkostemp, write, read, fsync, fchown, fchmod, rename,
-# renameat2, flock) and every allocation from its lock on, failed in turn
-# with each errno it could meet (tests/shim.c's RC4TUNE_SHIM_FAIL), on
-# rc4tune --generate-conf (on the seam: instant) over an existing file.
-# A failure before the new file is published: exit status 1, a message
-# naming the file, the old file byte for byte, no temporary or lock file
-# left, the library still reading the old file.  What the design lets
-# through: a file system without locks (ENOLCK, EOPNOTSUPP) and a
-# directory that cannot be synced are written with a warning; a
-# read-back failing after the rename says "written, but" (exit 1) over
-# the new file.  Then the same for a config that does not exist yet
-# (renameat2 RENAME_NOREPLACE: EEXIST retries, EINVAL falls back to
-# rename).  Prints how many sites and failures were covered.
+# test_faults.sh - the writer fails cleanly (rc4tune(1), LOCKING): every
+# call the config writer makes on the config's files (open, mkostemp, write,
+# read, fsync, fchown, fchmod, rename, renameat2, flock) and every
+# allocation from its lock on, failed in turn with each errno it could meet
+# (tests/shim.c's RC4TUNE_SHIM_FAIL), on rc4tune --generate-conf (on the
+# seam: instant) over an existing file. A failure before the new file is
+# published: exit status 1, a message naming the file, the old file byte for
+# byte, no temporary or lock file left, the library still reading the old
+# file.  What the design lets through: a file system without locks (ENOLCK,
+# EOPNOTSUPP) and a directory that cannot be synced are written with a
+# warning; a read-back failing after the rename says "written, but" (exit 1)
+# over the new file.  Then the same for a config that does not exist yet
+# (renameat2 RENAME_NOREPLACE: EEXIST retries, EINVAL falls back to rename).
+# Prints how many sites and failures were covered.
 #
 # Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;
 # RC4TUNE, the tuner; SHIM, tests/.libs/libshim.so.

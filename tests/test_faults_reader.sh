@@ -1,18 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_faults_reader.sh - every call the library's config reader makes on
-# the config file (src/conf.c load: open, fstat, read; the allocations
-# while the file is open: realpath's and rc4_read_fd's buffer) failed in
-# turn (tests/shim.c, RC4TUNE_SHIM_FAIL with RC4TUNE_SHIM_READER=1),
-# through `RC4TUNE_DEBUG=1 rc4tune --explain`: a selection for each kind
-# (rc4_conf_read), then the owners of its sections (rc4_conf_load).
-# For each: no crash, exit 0; a selection that met the failure ignores
-# the file as a whole, its trail saying "config FILE: whole file ignored:"
-# and why, and falls to the next step (the kernel it picks without a
-# config); the other selections read the file.  A read interrupted
+# test_faults_reader.sh - a reader that fails ignores the file whole
+# (rc4tune.conf(5), WHEN THE FILE IS IGNORED): every call the library's
+# config reader makes on the config file (src/conf.c load: open, fstat,
+# read; the allocations while the file is open: realpath's and rc4_read_fd's
+# buffer) failed in turn (tests/shim.c, RC4TUNE_SHIM_FAIL with
+# RC4TUNE_SHIM_READER=1), through `RC4TUNE_DEBUG=1 rc4tune --explain`: a
+# selection for each kind (rc4_conf_read), then the owners of its sections
+# (rc4_conf_load). For each: no crash, exit 0; a selection that met the
+# failure ignores the file as a whole, its trail saying "config FILE: whole
+# file ignored:" and why, and falls to the next step (the kernel it picks
+# without a config); the other selections read the file.  A read interrupted
 # (EINTR) is retried: every selection reads the file.  A failure in
-# rc4_conf_load leaves the selections alone (its owners go unsaid).
-# Prints how many sites and failures were covered.
+# rc4_conf_load leaves the selections alone (its owners go unsaid). Prints
+# how many sites and failures were covered.
 #
 # Environment (make check sets it): RC4TUNE, the tuner (the library
 # linked in); SHIM, tests/.libs/libshim.so.

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_fleet.sh - a fleet file of 500 CPU models (issue 36 item 13): 500
+# test_fleet.sh - a fleet file of 500 CPU models (rc4tune(1), FLEETS): 500
 # hosts' files, one model each as --generate-conf writes it (about 8 KB:
 # record, history, speed tables; tests/fleetgen.py, sealed by seal.py),
 # merge into one file the library reads (each section its keys and its
-# record, rc4tune.conf(5) FLEETS), and the library's first use reads it
-# whole (tests/firstuse; its time is printed, not asserted).
+# record, rc4tune.conf(5), What a fleet file carries), and the library's
+# first use reads it whole (tests/firstuse; its time is printed, not
+# asserted).
 #
 # Environment (make check sets it): RC4TUNE, RC4TUNE_TEST_DATA, FIRSTUSE.
 set -u

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_hostile.sh - hostile config files never crash or hang the library
-# (rc4tune --explain reads the config as every program does) or
-# --check-conf: random bytes, NULs, huge lines, a BOM with CRLF, a
-# directory, a FIFO, a device, a symlink loop, a file too big, 13000
-# sections (the most that fit; --check-conf tracks each).  Each run
-# gets 120 s (timeout) to catch a hang, far above what one takes under
-# sanitizers; no speed is asserted.
+# (rc4tune --explain reads the config as every program does) or --check-conf
+# (rc4tune.conf(5), WHEN THE FILE IS IGNORED): random bytes, NULs, huge
+# lines, a BOM with CRLF, a directory, a FIFO, a device, a symlink loop, a
+# file too big, 13000 sections (the most that fit; --check-conf tracks
+# each).  Each run gets 120 s (timeout) to catch a hang, far above what one
+# takes under sanitizers; no speed is asserted.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Install into a DESTDIR and use the result as a packager and a program
-# would: every file in place, the man pages lint-clean and naming the
-# configured paths, a program built with pkg-config printing the right
-# keystream, only rc4tune_* exported, an edited config kept on reinstall;
-# the OpenSSL provider module and its snippet where configure built them.
+# test_install.sh - installed as a packager and a program expect (README,
+# Installing and packaging; rc4tune(1), PACKAGING): into a DESTDIR, every
+# file in place, the man pages lint-clean and naming the configured paths,
+# a program built with pkg-config printing the right keystream, only
+# rc4tune_* exported, an edited config kept on reinstall; the OpenSSL
+# provider module and its snippet where configure built them.
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${top_builddir:?}" "${sysconfdir:?}" "${libdir:?}"

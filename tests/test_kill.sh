@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_kill.sh - SIGKILL rc4tune --generate-conf at random moments: the
-# config is always the old file byte for byte, or a complete new one (every
-# other line kept, --check-conf clean, the library reads its kernel); a
-# killed run's temporary file is never read as the config and does not
-# stop the next run.
+# test_kill.sh - SIGKILL rc4tune --generate-conf at random moments
+# (rc4tune(1), LOCKING): the config is always the old file byte for byte, or
+# a complete new one (every other line kept, --check-conf clean, the library
+# reads its kernel); a killed run's temporary file is never read as the
+# config and does not stop the next run.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 # KILL_TRIALS: how many kills (40); KILL_DELAYS: the delays in seconds,

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_lib_contents.sh - librc4tune.so carries what programs need at run
-# time, and not the tuner's side of the config (README.md, "the library
-# reads, the tuner writes"): none of the functions of tuner/libsections.la
+# time, and not the tuner's side of the config (README, Source layout;
+# doc/hacking.md, Data flow): none of the functions of tuner/libsections.la
 # (sections found, judged, built, sealed and put back; records read and
 # written) is in it, and the names it shares with the tuner
 # (src/sectionname.c) are.  Prints the library's size.

@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_measure.sh - what the measuring engine scores (rc4tune(1), HOW IT
-# MEASURES): each batch call's serial candidate runs the single kind's
-# winner, so that call's kernel is serial where every lane kernel is slower than
-# it; a kernel is scored at its worst placement of the key's state, so
-# a bad placement cannot hide in a median; and the three calls share one
-# state layout (librc4tune(3), Many keys at once): the batch calls are
-# chosen among the written kernel's family, and a kernel of another family
-# within 3 % takes its place where its family's lanes win.  The tuner runs on the seam
-# (tests/seam.c): a virtual clock and made-up rates, the same verdicts on
-# any machine.
+# test_measure.sh - what the measuring engine scores (rc4tune(1), OUTPUT:
+# serial, placements): each batch call's serial candidate runs the single
+# kind's winner, so that call's kernel is serial where every lane kernel
+# is slower than it; a kernel is scored at its worst placement of the
+# key's state, so a bad placement cannot hide in a median; and the three
+# calls share one state layout (librc4tune(3), Many keys at once): the
+# batch calls are chosen among the written kernel's family, and a kernel
+# of another family within 3 % takes its place where its family's lanes
+# win.  The tuner runs on the seam (tests/seam.c): a virtual clock and
+# made-up rates, the same verdicts on any machine.
 #
 # Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;
 # TEST_EMULATOR, if set, runs a cross-built program.

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_merge.sh - rc4tune --merge FILE... --output OUT on sealed fixtures
-# (tests/seal.py) from three CPUs, none of them need be this one: per CPU
-# a person's section, then a confident one, then the newer record; [pin]
-# and [default] from OUT, else the first file, with a warning when files
-# disagree; the result checked, refused whole (exit 1, nothing written)
-# when the library would refuse it; --output -; usage errors.
+# test_merge.sh - rc4tune --merge FILE... --output OUT (rc4tune(1), FLEETS)
+# on sealed fixtures (tests/seal.py) from three CPUs, none of them need be
+# this one: per CPU a person's section, then a confident one, then the newer
+# record; [pin] and [default] from OUT, else the first file, with a warning
+# when files disagree; the result checked, refused whole (exit 1, nothing
+# written) when the library would refuse it; --output -; usage errors.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # RC4TUNE_TEST_DATA, the source tree's tests/; HOLDLOCKS, tests/holdlocks.

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_plot.sh - tests/plot.py (make plots) renders profiles to SVG: a
-# profile with make bench tables (OpenSSL's row) and one batch member of
-# earlier versions, the same with the per-call members set_keys and
-# crypt_many that the tuner writes now, and every data/profiles/*.json,
-# each to a well-formed SVG naming what it shows; twice the same bytes.
-# Skipped, saying so, without a python3 that has matplotlib.
+# test_plot.sh - tests/plot.py (make plots) renders profiles to SVG (README,
+# CPU rules and profiles): a profile with make bench tables (OpenSSL's row)
+# and one batch member of earlier versions, the same with the per-call
+# members set_keys and crypt_many that the tuner writes now, and every
+# data/profiles/*.json, each to a well-formed SVG naming what it shows;
+# twice the same bytes. Skipped, saying so, without a python3 that has
+# matplotlib.
 #
 # Environment (make check sets it): RC4TUNE_TEST_DATA, PLOT_PYTHON
 # (configure's python3 with matplotlib, empty without one).

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_postrm.sh - debian/rc4tune.postrm as dpkg runs it: purge under a
-# DPKG_ROOT (dpkg --root DIR --force-script-chrootless) removes the config,
-# its temporary and lock files there and never the host's; a directory
-# named /etc/rc4tune.conf is left, said, and the purge succeeds; remove
-# keeps the config.  rm is a stand-in on PATH that removes only inside the
-# scratch directory and logs the rest, so that a postrm that reaches for
-# the host's /etc changes nothing here.
+# test_postrm.sh - debian/rc4tune.postrm as dpkg runs it (rc4tune(1),
+# PACKAGING): purge under a DPKG_ROOT (dpkg --root DIR
+# --force-script-chrootless) removes the config, its temporary and lock
+# files there and never the host's; a directory named /etc/rc4tune.conf is
+# left, said, and the purge succeeds; remove keeps the config.  rm is a
+# stand-in on PATH that removes only inside the scratch directory and logs
+# the rest, so that a postrm that reaches for the host's /etc changes
+# nothing here.
 #
 # Environment (make check sets it): RC4TUNE_TEST_DATA, the tests/ source
 # directory.

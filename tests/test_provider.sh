@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_provider.sh - the provider module rc4tune.so as the openssl command,
-# an unmodified EVP program and Python's cryptography see it:
+# an unmodified EVP program and Python's cryptography see it
+# (rc4tune-provider(7), ALGORITHMS, CONFIGURATION, WHAT IT REACHES):
 #  - `openssl enc -rc4` and `-rc4-40` through -provider-path/-provider
 #    rc4tune give the legacy provider's bytes, for random keys and data of
 #    0 bytes to 1 MiB, both ways;

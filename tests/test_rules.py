@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""test_rules.py - the CPU rules (src/heuristic.c) held against the
-profiles in data/profiles/: data, not this machine's timing.
+"""test_rules.py - the CPU rules (src/heuristic.c) held against the profiles
+in data/profiles/ (README, CPU rules and profiles): data, not this
+machine's timing.
 
 A kernel's standing on a profile is its mixed score over the best's in
 each run (the geometric mean over block sizes; the tuner's "score"),

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_select_cli.sh - rc4tune --explain, --heuristic [--cpuid-dump FILE],
-# --check-conf [FILE]; and the config --generate-conf writes is the one the
-# library then uses.  Fixtures are written here, into a temporary directory.
+# --check-conf [FILE] (librc4tune(3), SELECTION, through rc4tune(1)); and
+# the config --generate-conf writes is the one the library then uses.
+# Fixtures are written here, into a temporary directory.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u

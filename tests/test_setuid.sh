@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_setuid.sh - a setuid-root program run by nobody ignores
-# RC4TUNE_KERNEL, RC4TUNE_CONF and RC4TUNE_DEBUG (secure_getenv); the same
-# program without the setuid bit obeys them.  Needs root (to make the
-# binary setuid-root and to switch to nobody with setpriv); skips, saying
-# why, where it cannot show it.
+# (librc4tune(3), ENVIRONMENT) RC4TUNE_KERNEL, RC4TUNE_CONF and
+# RC4TUNE_DEBUG (secure_getenv); the same program without the setuid bit
+# obeys them.  Needs root (to make the binary setuid-root and to switch to
+# nobody with setpriv); skips, saying why, where it cannot show it.
 #
 # Environment (make check sets it): top_builddir, RC4TUNE.
 set -u

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_torn.sh - "old file or new file, never a torn one", deterministically:
-# rc4tune --generate-conf (on the seam: instant) is stopped before each
-# call it makes that could change the config on disk (tests/shim.c's
-# RC4TUNE_SHIM_STOP: the temporary file's creation, mode, write and sync,
-# the rename that publishes it, the sync of the directory), one stop a
-# run.  At each stop the config is the old file or the run's new one byte
-# for byte, and the library reads its kernel from it; a writer that
+# test_torn.sh - "old file or new file, never a torn one", deterministically
+# (rc4tune(1), LOCKING): rc4tune --generate-conf (on the seam: instant) is
+# stopped before each call it makes that could change the config on disk
+# (tests/shim.c's RC4TUNE_SHIM_STOP: the temporary file's creation, mode,
+# write and sync, the rename that publishes it, the sync of the directory),
+# one stop a run.  At each stop the config is the old file or the run's new
+# one byte for byte, and the library reads its kernel from it; a writer that
 # replaced the file in place would be seen torn (truncated) at a stop.
 #
 # Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;

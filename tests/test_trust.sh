@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_trust.sh - whether the tuner's answer can be trusted: the budget
-# holds under load (no round begun past its deadline, from the tuner's
-# record; the wall times printed, not held), an uncertain result never
-# replaces a confident section and is marked when written, --quiet still
-# says so, --if-missing does nothing where this CPU is tuned, --explain
-# tells a file tuned on another CPU.
+# test_trust.sh - whether the tuner's answer can be trusted (rc4tune(1),
+# WHAT A RESULT MUST HOLD): the budget holds under load (no round begun
+# past its deadline, from the tuner's record; the wall times printed, not
+# held), an uncertain result never replaces a confident section and is
+# marked when written, --quiet still says so, --if-missing does nothing
+# where this CPU is tuned, --explain tells a file tuned on another CPU.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary.
 set -u

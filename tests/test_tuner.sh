@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test_tuner.sh - rc4tune --generate-conf and --speed from the command line:
-# what they write, what a merge keeps byte for byte, what they refuse, what
-# they print.  Short budgets; no timing is asserted (the machine is shared).
+# test_tuner.sh - rc4tune --generate-conf and --speed from the command line
+# (rc4tune(1), OPTIONS; rc4tune.conf(5), WRITTEN BY THE TUNER): what they
+# write, what a merge keeps byte for byte, what they refuse, what they
+# print.  Short budgets; no timing is asserted (the machine is shared).
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary; INIPARSE,
 # tests/iniparse.

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_writer.sh - rc4tune --generate-conf as an attacker or an unlucky
-# sysadmin would run it as root: planted symlinks, hard links, runs at the
-# same time, locks other users hold (none delays root's run) and a run of
-# its own that holds the lock too long (waited for 10 s, not more),
-# outputs that cannot take the file (refused before the budget is spent:
-# a --budget 3600 run that measured would meet the 60 s timeout instead of
-# exiting 1), a merged file too big for the library, a closed stdout, and
-# the messages.  Other tools:
-# --heuristic --cpuid-dump on FIFOs and devices, --list's columns.
+# sysadmin would run it as root (rc4tune(1), LOCKING): planted symlinks,
+# hard links, runs at the same time, locks other users hold (none delays
+# root's run) and a run of its own that holds the lock too long (waited for
+# 10 s, not more), outputs that cannot take the file (refused before the
+# budget is spent: a --budget 3600 run that measured would meet the 60 s
+# timeout instead of exiting 1), a merged file too big for the library, a
+# closed stdout, and the messages.  Other tools: --heuristic --cpuid-dump on
+# FIFOs and devices, --list's columns.
 #
 # Environment (make check sets it): RC4TUNE, the rc4tune binary;
 # HOLDLOCKS, tests/holdlocks.

@@ -3,7 +3,9 @@
  * calls takes its keystream from a buffer that another kernel (the inner
  * one, of the char layout) fills in long runs.  A 16-byte call then costs
  * a 16-byte XOR, not the inner loop's entry, ring fill and exit: on Zen 5
- * those were 9-10 of a 16-byte call's 35 TSC cycles (doc/kernels.md).
+ * those were 9-10 of a 16-byte call's 35 TSC cycles
+ * (doc/cpus/AuthenticAMD-26-2.md, "Short calls from keystream made
+ * ahead").
  *
  * The buffer lives in the key's state, after the 256 char entries (the
  * union has room for 2048).  x, y and S run ahead of what the caller has

@@ -14,7 +14,8 @@
  * teach it not to; written lane after lane, each lane's loads wait for the
  * previous lane's S[y] store and the lanes form one serial chain.  gcc
  * keeps that order in C but spills the 12 live lane values, and the spill
- * stores undo it.  doc/kernels.md has the figures. */
+ * stores undo it.  doc/cpus/AuthenticAMD-25-17.md, "Batch kernels", has the
+ * figures. */
 
 #include <config.h>
 #include "asm.h"

@@ -20,7 +20,8 @@
  * Each byte's S[y] store has a data-dependent address, and the next bytes'
  * S[x] loads must not pass it unless the CPU predicts no alias: that, not
  * the ports, bounds the loops up to the 16x ones.  The ring5 loops take
- * the S[x] loads out of that chain.  doc/kernels.md has the figures, and
+ * the S[x] loads out of that chain.  doc/cpus/AuthenticAMD-25-17.md, "What
+ * limits the loops up to the 16x ones", has the figures, and doc/tried.md
  * what was tried and dropped. */
 
 #include <config.h>
@@ -614,7 +615,8 @@
  * general register as chunk8 does, one 8-byte XOR a half block; xmm
  * (SSE4.1, W 4), each entry's 32-bit load into a dword lane by pinsrd, and
  * four registers packed into one 16-byte XOR: fewer uops than a shift and
- * an OR a byte (about 6 % on Emerald Rapids, doc/kernels.md).
+ * an OR a byte (about 6 % on Emerald Rapids, doc/cpus/GenuineIntel-6-207.md,
+ * "wide-cell ring kernels").
  *
  * Registers, in the blocks (the tail's are the byte loops'):
  *   rdi state  r9 input  r10 out - in  rsi end  rdx y

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* provfix.h - the fixture of the provider's suites (check_provider.c,
+ * check_provider_errors.c): a library context of the test's own that loads
+ * the built module from RC4TUNE_PROVIDER_DIR beside the default provider,
+ * the cipher fetched by "provider=rc4tune", rc4tune's errors read back, and
+ * OpenSSL's low-level RC4() as the reference. */
+#ifndef RC4TUNE_PROVFIX_H
+#define RC4TUNE_PROVFIX_H
+
+#include <string.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include <openssl/rc4.h>
+#include "testutil.h"
+
+static OSSL_LIB_CTX *libctx;
+static OSSL_PROVIDER *prov, *deflt;
+
+/* Checked fixture: each forked test loads the module afresh. */
+static inline void setup(void)
+{
+	const char *dir = getenv("RC4TUNE_PROVIDER_DIR");
+
+	ck_assert_msg(dir != NULL, "RC4TUNE_PROVIDER_DIR is not set");
+	libctx = OSSL_LIB_CTX_new();
+	ck_assert_ptr_nonnull(libctx);
+	ck_assert_int_eq(OSSL_PROVIDER_set_default_search_path(libctx, dir), 1);
+	prov = OSSL_PROVIDER_load(libctx, "rc4tune");
+	if (prov == NULL)
+		ERR_print_errors_fp(stderr);
+	ck_assert_msg(prov != NULL, "cannot load rc4tune from %s", dir);
+	/* another provider beside it, so that the property has to choose */
+	deflt = OSSL_PROVIDER_load(libctx, "default");
+	ck_assert_ptr_nonnull(deflt);
+	ERR_clear_error();
+}
+
+static inline void teardown(void)
+{
+	OSSL_PROVIDER_unload(deflt);
+	OSSL_PROVIDER_unload(prov);
+	OSSL_LIB_CTX_free(libctx);
+}
+
+static inline EVP_CIPHER *fetch(const char *name)
+{
+	EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, "provider=rc4tune");
+
+	ck_assert_msg(c != NULL, "cannot fetch %s from rc4tune", name);
+	ck_assert_str_eq(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c)),
+			 "rc4tune");
+	return c;
+}
+
+/* Whether the error queue holds rc4tune's error REASON; empties it. */
+static inline int had_error(const char *reason)
+{
+	unsigned long e;
+	int found = 0;
+
+	while ((e = ERR_get_error()) != 0) {
+		const char *lib = ERR_lib_error_string(e);
+		const char *r = ERR_reason_error_string(e);
+		if (lib != NULL && strcmp(lib, "rc4tune") == 0 && r != NULL &&
+		    strcmp(r, reason) == 0)
+			found = 1;
+	}
+	return found;
+}
+
+#define ck_error(reason) \
+	ck_assert_msg(had_error(reason), "no rc4tune error '%s'", reason)
+
+/* The reference: OpenSSL's own low-level RC4 (no provider involved). */
+static inline void oracle(const uint8_t *key, size_t keylen,
+			  const uint8_t *in, uint8_t *out, size_t n)
+{
+	RC4_KEY k;
+
+	RC4_set_key(&k, (int)keylen, key);
+	RC4(&k, n, in, out);
+}
+
+#endif
