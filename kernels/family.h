@@ -5,7 +5,7 @@
  * cells (info.width 1, 4, 8), or a layout private to one kernel (width
  * 0).  Every kernel a key meets afterwards is of that family, so a batch
  * call runs its lanes only where their cells are the single-stream
- * kernel's (librc4tune(3), BATCH CALLS): keys are then continued by the
+ * kernel's (librc4tune(3), "Many keys at once"): keys are then continued by the
  * kernel that was measured and chosen, never by one nobody chose. */
 #ifndef RC4K_FAMILY_H
 #define RC4K_FAMILY_H

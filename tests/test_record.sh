@@ -154,7 +154,7 @@ RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
 	{ fail "[pin] selection"; cat "$tmp/out"; }
 [ "$(RC4TUNE_KERNEL=int-4x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain | head -n 1)" = int-4x ] &&
 	ok "RC4TUNE_KERNEL outranks [pin]" || fail "RC4TUNE_KERNEL under [pin]"
-# one family per key (librc4tune(3) BATCH CALLS): a kernel of 8-bit
+# one family per key (librc4tune(3), "Many keys at once"): a kernel of 8-bit
 # state forced, the pin's 32-bit lanes would leave keys to a kernel
 # nobody chose: both batch calls pass them over, with the reason
 RC4TUNE_KERNEL=char-1x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1

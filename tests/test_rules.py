@@ -26,7 +26,7 @@ For each kind and call:
 - one layout family per key: a batch call's rule, walked for the keys of
   the kernel the single rule gives that CPU, gives serial or a kernel of
   that kernel's layout, and is held against the kernels of that family
-  (librc4tune(3) BATCH CALLS).
+  (librc4tune(3), "Many keys at once").
 Environment: RULES, the tests/rules program; RC4TUNE_TEST_DATA, tests/;
 TEST_EMULATOR, if set, runs RULES (a cross build's, under qemu-user).
 """
