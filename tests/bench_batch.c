@@ -28,6 +28,7 @@
 #include <string.h>
 #include "rc4tune.h"
 #include "benchutil.h"
+#include "layout.h"
 #include "storebound.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
@@ -154,28 +155,17 @@ static double slice_stream(const struct cand *c, double secs)
  * batch rows run with (serial's). */
 static const char *lib_single, *lib_batch, *serial_single;
 
-/* Whether kernel names A and B say the same state layout (their first
- * word: char, int, long). */
-static bool same_layout(const char *a, const char *b)
-{
-	size_t n = strcspn(a, "-");
-	return strncmp(a, b, n) == 0 && b[n] == '-';
-}
-
 /* A lane kernel runs only keys of the single-stream kernel's layout
  * (librc4tune(3), Many keys at once): its row runs with serial's kernel
  * where that is of its layout, else with the layout's portable kernel. */
 static const char *single_for(const char *batch)
 {
-	static const char *const portable[] = { "char-8x-chunk", "int-8x",
-						"long-8x" };
+	const char *p = layout_portable(batch);
 
-	if (strcmp(batch, "serial") == 0 || same_layout(batch, serial_single))
-		return serial_single;
-	for (size_t i = 0; i < sizeof portable / sizeof portable[0]; i++)
-		if (same_layout(batch, portable[i]))
-			return portable[i];
-	return serial_single;
+	return p == NULL || (layout_portable(serial_single) != NULL &&
+			     strcmp(layout_portable(serial_single), p) == 0)
+		       ? serial_single
+		       : p;
 }
 
 static void select_cand(const struct cand *c)
