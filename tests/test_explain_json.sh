@@ -61,7 +61,9 @@ want "no config: this CPU, no section, the file missing" \
 python3 - "$tmp/j" "$tmp/t" <<'EOF' && ok "no config: each kind's name and trail as the text says" || fail "JSON and text differ"
 import json, sys
 j = json.load(open(sys.argv[1]))
-text = open(sys.argv[2]).read().splitlines()
+# the flows' lines follow the kinds' (the flows test below)
+text = [t for t in open(sys.argv[2]).read().splitlines()
+        if not t.startswith("flow ")]
 lines = []
 for key in ("kernel", "set_keys_kernel", "crypt_many_kernel"):
     k = j[key]
@@ -121,4 +123,16 @@ chmod 664 "$RC4TUNE_CONF"
 explain "refused"
 want "a refused file: said, no section" config_status='"refused"' \
 	section=null kernel.file=null
+# --- the flows: which call's kernel sets up a flow's keys, which runs
+# them (librc4tune(3), Many keys at once), the same as the calls' names --
+printf '[default]\nkernel = int-8x\nset_keys_kernel = int-4lane\ncrypt_many_kernel = int-2lane\n' \
+	>"$RC4TUNE_CONF"
+chmod 644 "$RC4TUNE_CONF"
+explain "flows"
+want "flows: keys by set_keys then crypt_many, continue by set_keys then kernel" \
+	flows.keys.set_up='"int-4lane"' flows.keys.run='"int-2lane"' \
+	flows.continue.set_up='"int-4lane"' flows.continue.run='"int-8x"' \
+	flows.single.set_up='"int-8x"' flows.single.run='"int-8x"'
+grep -qx 'flow continue (rc4tune_set_keys, then rc4tune_crypt): set up by int-4lane, run by int-8x' "$tmp/t" &&
+	ok "flows: the text says the same" || { fail "flows: the text"; cat "$tmp/t"; }
 finish

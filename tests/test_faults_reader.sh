@@ -26,18 +26,18 @@ printf '[default]\nkernel = char-1x\nbatch_kernel = char-8lane\n' >"$conf"
 chmod 644 "$conf"
 
 # run VAR=VALUE...: --explain under the shim; $rc, stdout in $tmp/out,
-# its kernel lines (the unindented ones) in $tmp/kernels.
+# its kernel lines (the unindented ones, but the flows') in $tmp/kernels.
 run() {
 	rm -f "$tmp/note"
 	env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$conf" RC4TUNE_SHIM_READER=1 \
 		RC4TUNE_SHIM_NOTE="$tmp/note" "$@" RC4TUNE_DEBUG=1 \
 		"$RC4TUNE" --explain >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	grep -v '^ ' "$tmp/out" >"$tmp/kernels"
+	grep -v '^ \|^flow ' "$tmp/out" >"$tmp/kernels"
 }
 
 # The kernels with no config, and with this one read.
-RC4TUNE_CONF=$tmp/none "$RC4TUNE" --explain 2>/dev/null | grep -v '^ ' >"$tmp/noconf"
+RC4TUNE_CONF=$tmp/none "$RC4TUNE" --explain 2>/dev/null | grep -v '^ \|^flow ' >"$tmp/noconf"
 run RC4TUNE_CONF="$conf" RC4TUNE_SHIM_COUNT="$tmp/count"
 [ -s "$tmp/count" ] || skip "the shim was not loaded"
 [ "$rc" -eq 0 ] || { fail "the run without faults: exit status $rc"; cat "$tmp/err"; }

@@ -135,6 +135,21 @@ static void gather(struct explanation *e)
 	}
 }
 
+/* The flows a program runs (librc4tune(3), Many keys at once): which
+ * call's kernel sets its keys up, which runs them. */
+static const struct flow {
+	const char *name, *calls;
+	enum rc4k_kind set_up, run;
+} flows[] = {
+	{ "keys", "rc4tune_set_keys, then rc4tune_crypt_many", RC4K_SET_KEYS,
+	  RC4K_CRYPT_MANY },
+	{ "continue", "rc4tune_set_keys, then rc4tune_crypt", RC4K_SET_KEYS,
+	  RC4K_SINGLE },
+	{ "single", "rc4tune_set_key, then rc4tune_crypt", RC4K_SINGLE,
+	  RC4K_SINGLE },
+};
+enum { NFLOWS = sizeof flows / sizeof flows[0] };
+
 static void print_text(const struct explanation *e)
 {
 	for (int k = 0; k < RC4K_KINDS; k++) {
@@ -143,6 +158,15 @@ static void print_text(const struct explanation *e)
 			printf("%s ", rc4k_kinds[k].key);
 		printf("%s\n", e->kind[k].k->name);
 		rc4_trail_print(stdout, "  ", e->kind[k].trail);
+	}
+	for (int i = 0; i < NFLOWS; i++) {
+		const char *run = e->kind[flows[i].run].k->name;
+		printf("flow %s (%s): set up by %s, run by %s", flows[i].name,
+		       flows[i].calls, e->kind[flows[i].set_up].k->name, run);
+		/* serial runs each key's own kernel: the single kind's */
+		if (strcmp(run, "serial") == 0)
+			printf(" (%s, key by key)", e->kind[RC4K_SINGLE].k->name);
+		printf("\n");
 	}
 	owners_print("config ", e->in.conf, &e->owners);
 }
@@ -264,7 +288,13 @@ static void print_json(const struct explanation *e)
 	json_section(e);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		json_kind(e, k);
-	printf("\n}\n");
+	printf(",\n  \"flows\": {");
+	for (int i = 0; i < NFLOWS; i++)
+		printf("%s\n    \"%s\": {\"set_up\": \"%s\", \"run\": \"%s\"}",
+		       i ? "," : "", flows[i].name,
+		       e->kind[flows[i].set_up].k->name,
+		       e->kind[flows[i].run].k->name);
+	printf("}\n}\n");
 }
 
 int explain_choice(bool json)
