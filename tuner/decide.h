@@ -42,7 +42,7 @@ struct choice decide(const struct measurement *m,
 
 /* One layout family per key (kernels/family.h): the single-stream kernel
  * C chose from SINGLE may give way to one of another family that scores
- * within the tie window's cap of it, when the batch calls keep more with
+ * within 5 % of it (a rule's bar), when the batch calls keep more with
  * its family's kernels (SET_KEYS and CRYPT_MANY as measured, every
  * family's; either may be NULL): the product of the three calls' shares
  * of their best must gain more than the window.  C's note says so. */
