@@ -29,11 +29,15 @@
  *                   SSE4.1: the 16x kernels)
  *  mem_ops          independent byte loads and stores in RC4's 3:2 mix:
  *                   memory operations per tick the ports sustain
- *  stores_W         stores per tick with W-bit stores (8, 32, 64) in
- *                   RC4's swap without output, 3 loads to 2 stores into
- *                   the 256-cell table it reads (storebound.c)
+ *  stores_W_SHAPE   stores per tick with W-bit stores (8, 32, 64) in
+ *                   each store-bound loop shape (storebound.c: far, copy,
+ *                   copy_x2/x4/x8), 3 loads to 2 stores, no load waiting
+ *                   on a store
+ *  stores_W         the best of the one-lane shapes
  *  bound_W          2 stores a byte at that rate: ticks per byte no RC4
  *                   loop of W-bit cells beats on this CPU
+ *  stores_W_xL      (8 and 32) the same over the shapes of at most L
+ *  bound_W_xL       lanes: the bound of L streams stepped together
  *  tsc_ghz          the TSC's rate (x86), to turn ticks into time */
 #include <config.h>
 
@@ -282,18 +286,47 @@ static void emit(int json, int *first, const char *name, double v,
 	*first = 0;
 }
 
-/* The store rate and the bound it sets, per cell width (storebound.h). */
+/* Whether cells of width index W have a shape of L lanes or more. */
+static int has_lanes(int w, unsigned l)
+{
+	for (int s = 0; s < SB_NSHAPES; s++)
+		if (sb_shapes[s].width == w && sb_shapes[s].lanes >= l)
+			return 1;
+	return 0;
+}
+
+/* Each shape's store rate, then per cell width (and lane count, where it
+ * has lane shapes) the best and the bound it sets (storebound.h). */
 static void store_bounds(int json, int *first, int tsc, const char *tick)
 {
+	double rates[SB_NSHAPES], out[SB_NLANES];
+	char name[48], unit[32];
+
+	snprintf(unit, sizeof unit, "stores/%s", tick);
+	for (int s = 0; s < SB_NSHAPES; s++) {
+		const struct sb_shape *sh = &sb_shapes[s];
+		rates[s] = sb_shape_rate(sh, RUNS, tsc);
+		snprintf(name, sizeof name, "stores_%u_%s",
+			 8 * sb_widths[sh->width], sh->name);
+		emit(json, first, name, rates[s], unit);
+	}
 	for (int w = 0; w < SB_NWIDTHS; w++) {
-		char name[32], unit[32];
-		double rate = sb_store_rate(sb_widths[w], tsc);
-		snprintf(name, sizeof name, "stores_%u", 8 * sb_widths[w]);
-		snprintf(unit, sizeof unit, "stores/%s", tick);
-		emit(json, first, name, rate, unit);
-		snprintf(name, sizeof name, "bound_%u", 8 * sb_widths[w]);
-		snprintf(unit, sizeof unit, "%s/B", tick);
-		emit(json, first, name, sb_bound_cpb(rate), unit);
+		sb_lane_rates(w, rates, out);
+		for (int l = 0; l < SB_NLANES && has_lanes(w, SB_LANES(l));
+		     l++) {
+			char lanes[8] = "";
+			if (l > 0)
+				snprintf(lanes, sizeof lanes, "_x%u",
+					 SB_LANES(l));
+			snprintf(name, sizeof name, "stores_%u%s",
+				 8 * sb_widths[w], lanes);
+			emit(json, first, name, out[l], unit);
+			snprintf(name, sizeof name, "bound_%u%s",
+				 8 * sb_widths[w], lanes);
+			snprintf(unit, sizeof unit, "%s/B", tick);
+			emit(json, first, name, sb_bound_cpb(out[l]), unit);
+			snprintf(unit, sizeof unit, "stores/%s", tick);
+		}
 	}
 }
 
