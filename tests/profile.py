@@ -17,6 +17,11 @@ import subprocess
 import sys
 import time
 
+# The store bound's loop (tests/storebound.c): the profile says which one
+# measured its bound and shares (doc/kernels.md, "Profiles"), "v2" the
+# shapes in which no load waits on a store.  A new loop is a new name.
+BOUND_LOOP = "v2"
+
 
 def run(argv):
     return subprocess.run(argv, check=True, capture_output=True,
@@ -118,6 +123,7 @@ def main():
         "bench": bench,
         "bench_batch": bench_batch,
         "limits": limits,
+        "bound_loop": BOUND_LOOP,
     }
     path = profile_path(a.outdir, section)
     if os.path.exists(path) and not a.force:
