@@ -115,6 +115,7 @@ double sb_ticks(int tsc)
 		t[j] = u;                 \
 		SB_STEP_END               \
 	}
+/* B: the offset of the stores' table from the loads', in cells. */
 #define SB_COPY(I)                                \
 	{                                         \
 		size_t j = pb[I];                 \
@@ -168,12 +169,11 @@ SB_FAR_LOOP(far64, l)
 SB_COPY_LOOP(copy64, l, 1)
 #undef TYPE
 
-
 /* P[0..N) as BASE + a shuffle of 0..N-1 by a fixed LCG, so every run
  * stores alike. */
 static void shuffle(uint8_t *p, unsigned n, unsigned base)
 {
-	uint32_t seed = 0x9e3779b9u;
+	uint32_t seed = 0x9e3779b9u + base;
 
 	for (unsigned i = 0; i < n; i++)
 		p[i] = (uint8_t)(base + i);
