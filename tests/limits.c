@@ -53,6 +53,7 @@
 #define BLOCK 8192
 #define STEPS 8192
 #define RUNS 9
+#define SB_RUNS 32 /* runs of each store-bound shape, round-robin */
 
 static _Alignas(4096) uint8_t S[256], perm[256], buf[BLOCK];
 static _Alignas(4096) uint8_t area[3 * 4096];
@@ -303,9 +304,9 @@ static void store_bounds(int json, int *first, int tsc, const char *tick)
 	char name[48], unit[32];
 
 	snprintf(unit, sizeof unit, "stores/%s", tick);
+	sb_rates(rates, SB_RUNS, tsc);
 	for (int s = 0; s < SB_NSHAPES; s++) {
 		const struct sb_shape *sh = &sb_shapes[s];
-		rates[s] = sb_shape_rate(sh, RUNS, tsc);
 		snprintf(name, sizeof name, "stores_%u_%s",
 			 8 * sb_widths[sh->width], sh->name);
 		emit(json, first, name, rates[s], unit);

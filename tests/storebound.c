@@ -221,21 +221,29 @@ const struct sb_shape sb_shapes[SB_NSHAPES] = { SB_LANES_OF(0, 8),
 						SB_LANES_OF(1, 32),
 						SB_ONE(2, 64) };
 
-double sb_shape_rate(const struct sb_shape *shape, int runs, int tsc)
+/* One run of SHAPE: ticks per store over REPS calls. */
+static double shape_run(const struct sb_shape *shape, int tsc)
 {
-	double best = 0;
-
 	shape->setup();
 	shape->run(); /* warm: caches and predictors */
-	for (int r = 0; r < runs; r++) {
-		double t0 = sb_ticks(tsc);
-		for (int k = 0; k < REPS; k++)
-			shape->run();
-		double per = (sb_ticks(tsc) - t0) / (2.0 * REPS * STEPS);
-		if (r == 0 || per < best)
-			best = per;
-	}
-	return 1 / best;
+	double t0 = sb_ticks(tsc);
+	for (int k = 0; k < REPS; k++)
+		shape->run();
+	return (sb_ticks(tsc) - t0) / (2.0 * REPS * STEPS);
+}
+
+void sb_rates(double rates[SB_NSHAPES], int runs, int tsc)
+{
+	double best[SB_NSHAPES];
+
+	for (int r = 0; r < runs; r++)
+		for (int s = 0; s < SB_NSHAPES; s++) {
+			double per = shape_run(&sb_shapes[s], tsc);
+			if (r == 0 || per < best[s])
+				best[s] = per;
+		}
+	for (int s = 0; s < SB_NSHAPES; s++)
+		rates[s] = 1 / best[s];
 }
 
 void sb_lane_rates(int w, const double rates[SB_NSHAPES],
@@ -256,8 +264,7 @@ void sb_round(struct sb_rounds *b, int round, int tsc)
 	enum { RUNS = 5 };
 	double rates[SB_NSHAPES], out[SB_NLANES];
 
-	for (int s = 0; s < SB_NSHAPES; s++)
-		rates[s] = sb_shape_rate(&sb_shapes[s], RUNS, tsc);
+	sb_rates(rates, RUNS, tsc);
 	for (int w = 0; w < SB_NWIDTHS; w++) {
 		sb_lane_rates(w, rates, out);
 		for (int l = 0; l < SB_NLANES; l++)

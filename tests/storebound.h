@@ -37,13 +37,14 @@ struct sb_shape {
 #define SB_NSHAPES 12
 extern const struct sb_shape sb_shapes[SB_NSHAPES];
 
-/* Stores per tick of the clock TSC picks in SHAPE: the best of RUNS runs
- * of about a tenth of a millisecond (another process only slows a run
- * down). */
-double sb_shape_rate(const struct sb_shape *shape, int runs, int tsc);
+/* Stores per tick of the clock TSC picks in each shape: the best of RUNS
+ * runs of about a tenth of a millisecond, round-robin over the shapes so
+ * that a change of clock or load meets them all alike (another process
+ * only slows a run down). */
+void sb_rates(double rates[SB_NSHAPES], int runs, int tsc);
 
 /* The store rate per lane count for cells of width index W, from RATES by
- * shape (sb_shape_rate's): for L lanes, the best shape of at most L lanes
+ * shape (sb_rates'): for L lanes, the best shape of at most L lanes
  * (lanes that do not raise the rate leave it as it is). */
 void sb_lane_rates(int w, const double rates[SB_NSHAPES],
 		   double out[SB_NLANES]);
