@@ -36,7 +36,7 @@
  *  stores_W         the best of the one-lane shapes
  *  bound_W          2 stores a byte at that rate: ticks per byte no RC4
  *                   loop of W-bit cells beats on this CPU
- *  stores_W_xL      (8 and 32) the same over the shapes of at most L
+ *  stores_W_xL      the same over the shapes of at most L (2, 4, 8)
  *  bound_W_xL       lanes: the bound of L streams stepped together
  *  tsc_ghz          the TSC's rate (x86), to turn ticks into time */
 #include <config.h>
@@ -287,17 +287,8 @@ static void emit(int json, int *first, const char *name, double v,
 	*first = 0;
 }
 
-/* Whether cells of width index W have a shape of L lanes or more. */
-static int has_lanes(int w, unsigned l)
-{
-	for (int s = 0; s < SB_NSHAPES; s++)
-		if (sb_shapes[s].width == w && sb_shapes[s].lanes >= l)
-			return 1;
-	return 0;
-}
-
-/* Each shape's store rate, then per cell width (and lane count, where it
- * has lane shapes) the best and the bound it sets (storebound.h). */
+/* Each shape's store rate, then per cell width and lane count the best
+ * and the bound it sets (storebound.h). */
 static void store_bounds(int json, int *first, int tsc, const char *tick)
 {
 	double rates[SB_NSHAPES], out[SB_NLANES];
@@ -313,8 +304,7 @@ static void store_bounds(int json, int *first, int tsc, const char *tick)
 	}
 	for (int w = 0; w < SB_NWIDTHS; w++) {
 		sb_lane_rates(w, rates, out);
-		for (int l = 0; l < SB_NLANES && has_lanes(w, SB_LANES(l));
-		     l++) {
+		for (int l = 0; l < SB_NLANES; l++) {
 			char lanes[8] = "";
 			if (l > 0)
 				snprintf(lanes, sizeof lanes, "_x%u",

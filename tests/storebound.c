@@ -17,8 +17,7 @@
  *           spreads as RC4's y does (how often S[x] and S[y] share a line
  *           sets the rate where the core pairs stores to one line).
  *  copy_xL  L copies stepped together, each lane its own P, A and B, as
- *           the lane kernels step independent states (char and int
- *           cells, the lane kernels' widths).
+ *           the lane kernels step independent states.
  *
  * No load shares its address bits below 4 KiB with a store (the core may
  * make it wait for the store): the loads' tables lie in the first halves
@@ -54,9 +53,9 @@ static _Alignas(4096) struct {
 
 /* The copy lanes: lane K's A (256 cells of W bytes) packed into the first
  * halves of the arena's pages, so the lanes spread over the cache's sets,
- * its B 2 KiB on, in the second half; the lanes' P after the A of 8 int
- * lanes, the most (long cells have one lane). */
-#define ARENA (5 * 4096)
+ * its B 2 KiB on, in the second half; the lanes' P after the A of 8 long
+ * lanes, the most. */
+#define ARENA (9 * 4096)
 static _Alignas(4096) union {
 	uint8_t c[ARENA];
 	uint32_t i[ARENA / 4];
@@ -76,7 +75,7 @@ static inline size_t lane_a(unsigned k, size_t w)
 
 static inline size_t lane_p(unsigned k)
 {
-	return half_page(8 * 256 * 4 + k * 256);
+	return half_page(8 * 256 * 8 + k * 256);
 }
 
 int sb_use_tsc(void)
@@ -167,6 +166,9 @@ SB_COPY_LOOP(copy32x8, i, 8)
 #define TYPE uint64_t
 SB_FAR_LOOP(far64, l)
 SB_COPY_LOOP(copy64, l, 1)
+SB_COPY_LOOP(copy64x2, l, 2)
+SB_COPY_LOOP(copy64x4, l, 4)
+SB_COPY_LOOP(copy64x8, l, 8)
 #undef TYPE
 
 /* P[0..N) as BASE + a shuffle of 0..N-1 by a fixed LCG, so every run
@@ -210,16 +212,16 @@ static void copy_setup(void)
 		memcpy(arena.c + lane_p(k), p, sizeof p);
 }
 
-/* A width's far and copy shapes; with LANES, its copy_xL too. */
-#define SB_ONE(w, bits) { "far", w, 1, far##bits, far_setup }, \
-	{ "copy", w, 1, copy##bits, copy_setup }
-#define SB_LANES_OF(w, bits) SB_ONE(w, bits),                    \
+/* A width's shapes. */
+#define SB_SHAPES_OF(w, bits)                                    \
+	{ "far", w, 1, far##bits, far_setup },                   \
+	{ "copy", w, 1, copy##bits, copy_setup },                \
 	{ "copy_x2", w, 2, copy##bits##x2, copy_setup },         \
 	{ "copy_x4", w, 4, copy##bits##x4, copy_setup },         \
 	{ "copy_x8", w, 8, copy##bits##x8, copy_setup }
-const struct sb_shape sb_shapes[SB_NSHAPES] = { SB_LANES_OF(0, 8),
-						SB_LANES_OF(1, 32),
-						SB_ONE(2, 64) };
+const struct sb_shape sb_shapes[SB_NSHAPES] = { SB_SHAPES_OF(0, 8),
+						SB_SHAPES_OF(1, 32),
+						SB_SHAPES_OF(2, 64) };
 
 /* One run of SHAPE: ticks per store over REPS calls. */
 static double shape_run(const struct sb_shape *shape, int tsc)
