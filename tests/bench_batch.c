@@ -271,7 +271,9 @@ static int cand_width(const struct cand *c)
 	return sb_width_of(c->name);
 }
 
-/* C's keys/s and MB/s as shares of the store bound, or -1 (no width). */
+/* C's keys/s and MB/s as shares of the store bound of its width and
+ * lanes (a lane kernel's streams are independent tables), or -1 (no
+ * width). */
 static void shares(const struct cand *c, double *keys, double *mbs)
 {
 	int w = cand_width(c);
@@ -279,7 +281,8 @@ static void shares(const struct cand *c, double *keys, double *mbs)
 	*keys = *mbs = -1;
 	if (w < 0)
 		return;
-	double ns_per_byte = sb_bound_cpb(bound.med[w]);
+	int l = c->what == BATCH ? sb_lanes_of(c->name) : 0;
+	double ns_per_byte = sb_bound_cpb(bound.lanes_med[w][l]);
 	*keys = c->keys_med * (256 + MSGLEN) * ns_per_byte / 1e9;
 	*mbs = c->mbs_med * ns_per_byte / 1e3;
 }
@@ -342,8 +345,15 @@ static void print_bound(void)
 		printf(" %u-bit %.3f ns/B (%.3f stores/ns)%s", 8 * sb_widths[w],
 		       sb_bound_cpb(bound.med[w]), bound.med[w],
 		       w + 1 < SB_NWIDTHS ? "," : "\n");
-	printf("share: bound / the row's time; a key is 256 + %d swaps, a byte "
-	       "one\n", MSGLEN);
+	for (int l = 1; l < SB_NLANES; l++) {
+		printf("store bound, %u lanes:", SB_LANES(l));
+		for (int w = 0; w < SB_NWIDTHS; w++)
+			printf(" %u-bit %.3f ns/B%s", 8 * sb_widths[w],
+			       sb_bound_cpb(bound.lanes_med[w][l]),
+			       w + 1 < SB_NWIDTHS ? "," : "\n");
+	}
+	printf("share: bound / the row's time (a lane kernel's of its lanes); "
+	       "a key is 256 + %d swaps, a byte one\n", MSGLEN);
 }
 
 /* The ratios the batch kind is for. */

@@ -29,11 +29,15 @@
  *                   SSE4.1: the 16x kernels)
  *  mem_ops          independent byte loads and stores in RC4's 3:2 mix:
  *                   memory operations per tick the ports sustain
- *  stores_W         stores per tick with W-bit stores (8, 32, 64) in
- *                   RC4's swap without output, 3 loads to 2 stores into
- *                   the 256-cell table it reads (storebound.c)
+ *  stores_W_SHAPE   stores per tick with W-bit stores (8, 32, 64) in
+ *                   each store-bound loop shape (storebound.c: far, copy,
+ *                   copy_x2/x4/x8), 3 loads to 2 stores, no load waiting
+ *                   on a store
+ *  stores_W         the best of the one-lane shapes
  *  bound_W          2 stores a byte at that rate: ticks per byte no RC4
  *                   loop of W-bit cells beats on this CPU
+ *  stores_W_xL      the same over the shapes of at most L (2, 4, 8)
+ *  bound_W_xL       lanes: the bound of L streams stepped together
  *  tsc_ghz          the TSC's rate (x86), to turn ticks into time */
 #include <config.h>
 
@@ -49,6 +53,7 @@
 #define BLOCK 8192
 #define STEPS 8192
 #define RUNS 9
+#define SB_RUNS 32 /* runs of each store-bound shape, round-robin */
 
 static _Alignas(4096) uint8_t S[256], perm[256], buf[BLOCK];
 static _Alignas(4096) uint8_t area[3 * 4096];
@@ -282,18 +287,37 @@ static void emit(int json, int *first, const char *name, double v,
 	*first = 0;
 }
 
-/* The store rate and the bound it sets, per cell width (storebound.h). */
+/* Each shape's store rate, then per cell width and lane count the best
+ * and the bound it sets (storebound.h). */
 static void store_bounds(int json, int *first, int tsc, const char *tick)
 {
+	double rates[SB_NSHAPES], out[SB_NLANES];
+	char name[48], unit[32];
+
+	snprintf(unit, sizeof unit, "stores/%s", tick);
+	sb_rates(rates, SB_RUNS, tsc);
+	for (int s = 0; s < SB_NSHAPES; s++) {
+		const struct sb_shape *sh = &sb_shapes[s];
+		snprintf(name, sizeof name, "stores_%u_%s",
+			 8 * sb_widths[sh->width], sh->name);
+		emit(json, first, name, rates[s], unit);
+	}
 	for (int w = 0; w < SB_NWIDTHS; w++) {
-		char name[32], unit[32];
-		double rate = sb_store_rate(sb_widths[w], tsc);
-		snprintf(name, sizeof name, "stores_%u", 8 * sb_widths[w]);
-		snprintf(unit, sizeof unit, "stores/%s", tick);
-		emit(json, first, name, rate, unit);
-		snprintf(name, sizeof name, "bound_%u", 8 * sb_widths[w]);
-		snprintf(unit, sizeof unit, "%s/B", tick);
-		emit(json, first, name, sb_bound_cpb(rate), unit);
+		sb_lane_rates(w, rates, out);
+		for (int l = 0; l < SB_NLANES; l++) {
+			char lanes[8] = "";
+			if (l > 0)
+				snprintf(lanes, sizeof lanes, "_x%u",
+					 SB_LANES(l));
+			snprintf(name, sizeof name, "stores_%u%s",
+				 8 * sb_widths[w], lanes);
+			emit(json, first, name, out[l], unit);
+			snprintf(name, sizeof name, "bound_%u%s",
+				 8 * sb_widths[w], lanes);
+			snprintf(unit, sizeof unit, "%s/B", tick);
+			emit(json, first, name, sb_bound_cpb(out[l]), unit);
+			snprintf(unit, sizeof unit, "stores/%s", tick);
+		}
 	}
 }
 

@@ -19,6 +19,11 @@ import subprocess
 import sys
 import time
 
+# The store bound's loop (tests/storebound.c): the profile says which one
+# measured its bound and shares (doc/cpus/README.md, "Profiles"), "v2" the
+# shapes in which no load waits on a store.  A new loop is a new name.
+BOUND_LOOP = "v2"
+
 
 def run(argv):
     return subprocess.run(argv, check=True, capture_output=True,
@@ -141,6 +146,7 @@ def main():
         "bench_batch": bench_batch,
         "flows": flows,
         "limits": limits,
+        "bound_loop": BOUND_LOOP,
     }
     path = profile_path(a.outdir, section)
     if os.path.exists(path) and not a.force:
