@@ -300,6 +300,20 @@ static double kept(const struct measurement *batch, const struct rc4k *one)
 	return all > 0 ? fit / all : 1;
 }
 
+/* What the three calls keep of their best with single-stream kernel R
+ * of SINGLE (and its layout's batch kernels), R's score taken against
+ * CHOSEN's. */
+static double family_value(const struct kresult *r,
+			   const struct kresult *chosen,
+			   const struct measurement *set_keys,
+			   const struct measurement *crypt_many)
+{
+	const struct rc4k *one = rc4k_single(r->k);
+
+	return fmin(r->score / chosen->score, 1) * kept(set_keys, one) *
+	       kept(crypt_many, one);
+}
+
 void decide_family(const struct measurement *single, struct choice *c,
 		   const struct measurement *set_keys,
 		   const struct measurement *crypt_many)
@@ -310,17 +324,18 @@ void decide_family(const struct measurement *single, struct choice *c,
 
 	for (size_t i = 0; i < single->n; i++) {
 		const struct kresult *r = &single->kr[i];
-		const struct rc4k *one = rc4k_single(r->k);
-		if (r->status != KERNEL_OK ||
-		    (i != c->kernel && r->score < chosen->score *
-						      (1 - FAMILY_COST)))
+		if (i == c->kernel || r->status != KERNEL_OK ||
+		    r->score < chosen->score * (1 - FAMILY_COST))
 			continue;
-		double v = fmin(r->score / chosen->score, 1) *
-			   kept(set_keys, one) * kept(crypt_many, one);
-		/* a gain within the window is none: the choice stays */
-		if (i == c->kernel ? v * (1 + TIE_CAP) > best : v > best * (1 + TIE_CAP))
+		double v = family_value(r, chosen, set_keys, crypt_many);
+		if (v > best)
 			best = v, pick = i;
 	}
+	/* a gain within the window is none: the choice stays */
+	if (pick != c->kernel &&
+	    best <= family_value(chosen, chosen, set_keys, crypt_many) *
+			    (1 + TIE_CAP))
+		pick = c->kernel;
 	if (pick == c->kernel)
 		return;
 	size_t n = strlen(c->note);
