@@ -162,10 +162,9 @@ static const char *single_for(const char *batch)
 {
 	const char *p = layout_portable(batch);
 
-	return p == NULL || (layout_portable(serial_single) != NULL &&
-			     strcmp(layout_portable(serial_single), p) == 0)
-		       ? serial_single
-		       : p;
+	/* one string per layout: the same pointer, the same layout */
+	return p == NULL || layout_portable(serial_single) == p ? serial_single
+								 : p;
 }
 
 static void select_cand(const struct cand *c)
