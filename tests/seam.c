@@ -6,7 +6,7 @@
  *
  * RC4TUNE_SEAM_RATES="NAME=R1,R2,R3 ...": NAME's rate in phases 1, 2 and
  * 3 (any unit); "NAME@P=R1,R2,R3" its rates at placement P alone (0 ..
- * MEASURE_PLACES - 1), over NAME='s; "NAME/CALL=R1,R2,R3" a batch
+ * SPEED_PLACES - 1), over NAME='s; "NAME/CALL=R1,R2,R3" a batch
  * kernel's rates for one call (set_keys or crypt_many) alone, over
  * NAME='s (not combined with @P).  Every kernel not named runs at rate
  * 1, but serial, which runs at the rates of the single-stream kernel it
@@ -100,7 +100,7 @@ static int parse_one(const char *s)
 	}
 	if (*p == '@') {
 		if (sscanf(p, "@%d%n", &place, &n) != 1 || place < 0 ||
-		    place >= MEASURE_PLACES)
+		    place >= SPEED_PLACES)
 			return 0;
 		p += n;
 	}

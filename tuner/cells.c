@@ -8,6 +8,7 @@
 #include "kernels/family.h"
 #include "key.h"
 #include "measure.h"
+#include "speed.h"
 #include "timing.h"
 
 static const char *const workloads[WORKLOAD_COUNT] = {
@@ -32,39 +33,12 @@ int workload_parse(const char *name, enum workload *w)
 	return -1;
 }
 
-/* Keys and buffers shared by all kernels, as a program has them: keys in
- * an array of rc4tune_key, separate input and output buffers, every call
- * through the dispatch the public calls run (src/key.h).  A single-stream
+/* Keys and buffers as a program has them (speed.h): a single-stream
  * kernel gets one key; a batch kernel NKEYS, of which NSTREAMS run
- * streams. */
-enum { NKEYS = 64, NSTREAMS = 8, STREAM = 1024, KEYLEN = 16, KEYMSG = 16 };
-static _Alignas(64) uint8_t lanes_in[NKEYS][STREAM], lanes_out[NKEYS][STREAM];
-
-/* Where the keys start, past a 4 KiB boundary, by placement (measure.c
- * turns through them by round).  Where a key's state sits in its page
- * changed some kernels' speed by up to 25 % on a Zen 3 (moving the data
- * changed nothing), and programs put their keys anywhere.  Multiples of
- * 64, each in another 256-byte slot of the page, three in each half; the
- * same every run, so that results repeat. */
-static const size_t place_at[MEASURE_PLACES] = { 0, 704, 1408, 2112, 2816,
-						 3520 };
-static _Alignas(4096) uint8_t arena[4096 + NKEYS * sizeof(rc4tune_key)];
-
-/* The first of the NKEYS keys at PLACE. */
-static rc4tune_key *keys_at(int place)
-{
-	return (rc4tune_key *)(void *)(arena + place_at[place]);
-}
-
-/* The single stream's buffers: in the same place every run, none of
- * their messages starting or ending at a page's edge. */
-enum { BUF_AT = 2112 };
-static _Alignas(4096) struct {
-	uint8_t pad[BUF_AT];
-	uint8_t in[8192];
-	uint8_t gap[1088]; /* OUT at another offset in its page than IN */
-	uint8_t out[8192];
-} one;
+ * streams; every call through the dispatch the public calls run
+ * (src/key.h). */
+enum { NKEYS = SPEED_NKEYS, NSTREAMS = 8, STREAM = SPEED_LANE, KEYLEN = 16,
+       KEYMSG = 16 };
 
 /* A fresh 16-byte key each time it is called. */
 static const uint8_t *fresh_key(void)
@@ -83,20 +57,20 @@ static double run_single(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k *k = rc4k_single(tr->k);
 	const struct cell *cell = &measure_benches[RC4K_SINGLE].cells[tr->cell];
-	rc4tune_key *key = keys_at(tr->place);
+	rc4tune_key *key = speed_keys(tr->place);
 	double t0;
 
 	if (cell->bytes == 0) {
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
 			rc4_key_set(k, key, fresh_key(), KEYLEN);
-			rc4tune_crypt(key, KEYMSG, one.in, one.out);
+			rc4tune_crypt(key, KEYMSG, speed_in(), speed_out());
 		}
 	} else {
 		rc4_key_set(k, key, fresh_key(), KEYLEN);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
-			rc4tune_crypt(key, cell->bytes, one.in, one.out);
+			rc4tune_crypt(key, cell->bytes, speed_in(), speed_out());
 	}
 	return timing_now() - t0;
 }
@@ -126,11 +100,11 @@ static const struct rc4k *keys_of(const struct trial *tr,
 static void batch_args_at(struct batch_args *a, const struct trial *tr,
 			  size_t n)
 {
-	a->keys = keys_at(tr->place);
+	a->keys = speed_keys(tr->place);
 	for (size_t i = 0; i < NKEYS; i++) {
 		a->len[i] = KEYLEN;
-		a->in[i] = lanes_in[i];
-		a->out[i] = lanes_out[i];
+		a->in[i] = speed_lane_in(i);
+		a->out[i] = speed_lane_out(i);
 		a->key[i] = i < n ? fresh_key() : NULL;
 	}
 }

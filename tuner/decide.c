@@ -18,7 +18,7 @@
 #include <string.h>
 #include "decide.h"
 #include "kernels/family.h"
-#include "timing.h"
+#include "speed.h"
 
 static const double TIE_FLOOR = 0.02;  /* closer than 2 %: always a tie */
 static const double TIE_CAP = 0.03;    /* a tie never costs more than 3 % */
@@ -95,7 +95,7 @@ static void noise(const struct measurement *m, struct choice *c)
 		for (int k = 0; k < n; k++)
 			ratio[k] = m->kr[m->best].round_score[k] /
 				   m->kr[second].round_score[k];
-		c->noise = 2 * 1.2533 * timing_spread(ratio, n) / sqrt(n);
+		c->noise = 2 * 1.2533 * speed_spread(ratio, n) / sqrt(n);
 		c->gap = 1 - m->kr[second].score / m->kr[m->best].score;
 	}
 	c->window = fmin(fmax(c->noise, TIE_FLOOR), TIE_CAP);

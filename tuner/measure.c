@@ -15,149 +15,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kernels/cpufeat.h"
 #include "kernels/family.h"
 #include "measure.h"
+#include "speed.h"
 #include "timing.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#endif
 
-enum {
-	MAX_ROUNDS = 255,
-	TARGET_ROUNDS = 15, /* rounds the slice length is sized for */
-};
+enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
 static const double SETTLE = 0.5;      /* share of the budget the rounds
 					* slices are sized for take */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
 
-/* The measuring state: samples of each kernel, cell and round. */
+/* The measuring state: the samples of each kernel, cell and round. */
 struct run {
 	struct measurement *m;
 	const double *weight;
 	int ncells;
-	double *samples;      /* [kernel][cell][round] */
-	double *placed;       /* the same, as at the kernel's worst placement */
-	double *round_scores; /* [kernel][round], of placed */
-	unsigned char phase[MAX_ROUNDS]; /* each round's phase */
-	unsigned char place[MAX_ROUNDS]; /* and placement */
+	struct speed_table t;
+	double *round_scores; /* [kernel][round], as at its worst placement */
+	unsigned char phase[SPEED_MAX_ROUNDS]; /* each round's phase */
 	double start, budget; /* the phases divide [start, start + budget) */
+	double deadline;
 	unsigned long *reps;  /* [kernel][cell] */
 	size_t *ok, nok;      /* the kernels that passed their self-test */
 };
 
-static size_t at(const struct run *r, size_t i, int c, int round)
-{
-	return ((size_t)i * (size_t)r->ncells + (size_t)c) * MAX_ROUNDS +
-	       (size_t)round;
-}
-
-static double *sample(const struct run *r, size_t i, int c, int round)
-{
-	return &r->samples[at(r, i, c, round)];
-}
-
-static double *placed(const struct run *r, size_t i, int c, int round)
-{
-	return &r->placed[at(r, i, c, round)];
-}
-
-/* Weighted geometric mean of the cells of V (STRIDE apart). */
-static double score_of(const struct run *r, const double *v, size_t stride)
-{
-	double lg = 0, sum = 0;
-
-	for (int c = 0; c < r->ncells; c++)
-		if (r->weight[c] > 0) {
-			lg += r->weight[c] * log(v[(size_t)c * stride]);
-			sum += r->weight[c];
-		}
-	return exp(lg / sum);
-}
-
 double (*measure_seam)(const struct trial *t, int phase, double slice);
 
-/* The median of kernel I's samples in cell C at each placement, into
- * MED, and how many there were, into K. */
-static void place_medians(const struct run *r, size_t i, int c,
-			  double med[MEASURE_PLACES], int k[MEASURE_PLACES])
-{
-	double v[MAX_ROUNDS], tmp[MAX_ROUNDS];
-
-	for (int p = 0; p < MEASURE_PLACES; p++) {
-		k[p] = 0;
-		for (int j = 0; j < r->m->rounds; j++)
-			if (r->place[j] == p)
-				v[k[p]++] = *sample(r, i, c, j);
-		med[p] = k[p] ? timing_median(v, k[p], tmp) : 0;
-	}
-}
-
-/* The relative spread (a robust sd, as spread()) of kernel I's samples in
- * cell C about their own placement's median, over the placements with two
- * or more: the noise within a placement, apart from any between them. */
-static double within(const struct run *r, size_t i, int c, const double *med,
-		     const int *k)
-{
-	double dev[MAX_ROUNDS], tmp[MAX_ROUNDS];
-	int n = 0;
-
-	for (int j = 0; j < r->m->rounds; j++)
-		if (k[r->place[j]] > 1)
-			dev[n++] = fabs(*sample(r, i, c, j) / med[r->place[j]] -
-					1);
-	return n ? 1.4826 * timing_median(dev, n, tmp) : 0;
-}
-
-/* Kernel I's samples as at its worst placement: per cell, each round's
- * sample times the worst placement's median over its own placement's.
- * The rates, scores, noise and phases then all see the kernel where it
- * runs slowest, so no bad placement hides in a median, and a placement's
- * difference does not pass for noise.  A placement counts as slower than
- * the median over all only by what the noise within placements (two
- * standard errors of its median) does not explain: on a busy machine a
- * placement's few slices would otherwise cost a kernel at random. */
-static void place_worst(struct run *r, size_t i)
-{
-	double med[MEASURE_PLACES], tmp[MAX_ROUNDS];
-	int k[MEASURE_PLACES], n = r->m->rounds;
-
-	for (int c = 0; c < r->ncells; c++) {
-		place_medians(r, i, c, med, k);
-		double s = within(r, i, c, med, k);
-		double worst = timing_median(sample(r, i, c, 0), n, tmp);
-		for (int p = 0; p < MEASURE_PLACES; p++)
-			if (k[p] > 0)
-				worst = fmin(worst,
-					     med[p] * (1 + 2 * 1.2533 * s /
-							       sqrt(k[p])));
-		for (int j = 0; j < n; j++)
-			*placed(r, i, c, j) = *sample(r, i, c, j) * worst /
-					      med[r->place[j]];
-	}
-}
-
-/* Medians and scores after m->rounds rounds, and m->best. */
+/* Rates and scores after the rounds so far (speed_row), and m->best. */
 static void rank(struct run *r)
 {
 	struct measurement *m = r->m;
-	double tmp[MAX_ROUNDS];
-	int n = m->rounds;
 	size_t best = m->n;
 
 	for (size_t j = 0; j < r->nok; j++) {
 		size_t i = r->ok[j];
 		struct kresult *kr = &m->kr[i];
-		double *rs = &r->round_scores[i * MAX_ROUNDS];
+		double *rs = &r->round_scores[i * SPEED_MAX_ROUNDS];
+		struct speed_row s;
 
-		double all[MEASURE_MAX_CELLS];
-
-		place_worst(r, i);
-		for (int c = 0; c < r->ncells; c++) {
-			kr->rate[c] = timing_median(placed(r, i, c, 0), n, tmp);
-			all[c] = timing_median(sample(r, i, c, 0), n, tmp);
-		}
-		kr->score = score_of(r, kr->rate, 1);
-		kr->placed = kr->score / score_of(r, all, 1);
-		for (int k = 0; k < n; k++)
-			rs[k] = score_of(r, placed(r, i, 0, k), MAX_ROUNDS);
-		kr->spread = timing_spread(rs, n);
+		speed_row(&r->t, i, r->weight, &s, rs);
+		memcpy(kr->rate, s.rate, sizeof kr->rate);
+		kr->score = s.score;
+		kr->placed = s.placed;
+		kr->spread = s.spread;
 		kr->round_score = rs;
 		if (best == m->n || kr->score > m->kr[best].score)
 			best = i;
@@ -169,7 +74,7 @@ static void rank(struct run *r)
 static void phases(struct run *r)
 {
 	struct measurement *m = r->m;
-	double v[MAX_ROUNDS], tmp[MAX_ROUNDS];
+	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
 
 	for (size_t j = 0; j < r->nok; j++)
 		for (int p = 0; p < MEASURE_PHASES; p++) {
@@ -177,8 +82,8 @@ static void phases(struct run *r)
 			int n = 0;
 			for (int k = 0; k < m->rounds; k++)
 				if (r->phase[k] == p)
-					v[n++] = r->round_scores[i * MAX_ROUNDS + k];
-			m->kr[i].phase[p] = n ? timing_median(v, n, tmp) : 0;
+					v[n++] = r->round_scores[i * SPEED_MAX_ROUNDS + k];
+			m->kr[i].phase[p] = n ? speed_median(v, n, tmp) : 0;
 		}
 }
 
@@ -230,14 +135,12 @@ static int prepare(struct run *r)
 	struct measurement *m = r->m;
 	size_t nc = (size_t)r->ncells;
 
-	r->samples = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->samples);
-	r->placed = malloc(m->n * nc * MAX_ROUNDS * sizeof *r->placed);
 	/* the measurement's: decide.c weighs the noise from them */
 	m->round_scores = r->round_scores =
-		malloc(m->n * MAX_ROUNDS * sizeof *r->round_scores);
+		malloc(m->n * SPEED_MAX_ROUNDS * sizeof *r->round_scores);
 	r->reps = malloc(m->n * nc * sizeof *r->reps);
 	r->ok = malloc(m->n * sizeof *r->ok);
-	if (r->samples == NULL || r->placed == NULL ||
+	if (speed_init(&r->t, m->n, r->ncells) != 0 ||
 	    r->round_scores == NULL || r->reps == NULL || r->ok == NULL) {
 		perror("rc4tune");
 		return -1;
@@ -266,42 +169,45 @@ static void hurry(struct run *r)
 		r->reps[i] = r->reps[i] > 16 ? r->reps[i] / 16 : 1;
 }
 
-/* One round: every cell, every kernel, from a rotating start, all in the
- * phase in which the round starts and at the round's placement. */
-static void round_robin(struct run *r, double deadline)
+/* Kernel I's rate in cell C over one slice, its keys at PLACE: timed, or
+ * the seam's; past the deadline, the slices from here on are cut short. */
+static double slice(void *ctx, size_t i, int c, int place)
 {
-	const struct bench *b = r->m->bench;
-	int round = r->m->rounds;
+	struct run *r = ctx;
+	struct measurement *m = r->m;
+	const struct cell *cell = &m->bench->cells[c];
+	struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
+	unsigned long n = r->reps[i * (size_t)r->ncells + (size_t)c];
+	double units = cell->bytes ? (double)cell->bytes : (double)cell->keys;
+
+	if (measure_seam != NULL)
+		return measure_seam(&tr, r->phase[r->t.rounds], m->slice);
+	double t = m->bench->run(&tr, n);
+	if (!m->hurried && timing_now() > r->deadline)
+		hurry(r);
+	return (double)n * units / (t > 0 ? t : 1e-9);
+}
+
+/* One round of the timing core over the kernels that passed, all in the
+ * phase in which the round starts. */
+static void round_robin(struct run *r)
+{
 	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
 			  r->budget);
-	struct trial tr = { .one = r->m->one, .place = round % MEASURE_PLACES,
-			    .kind = r->m->kind };
 
-	r->phase[round] = (unsigned char)(phase < MEASURE_PHASES - 1
-						  ? phase
-						  : MEASURE_PHASES - 1);
-	r->place[round] = (unsigned char)tr.place;
-	for (tr.cell = 0; tr.cell < r->ncells; tr.cell++)
-		for (size_t j = 0; j < r->nok; j++) {
-			int c = tr.cell;
-			size_t i = r->ok[(j + (size_t)round) % r->nok];
-			unsigned long n = r->reps[i * (size_t)r->ncells + (size_t)c];
-			const struct cell *cell = &b->cells[c];
-			double units = cell->bytes ? (double)cell->bytes
-						   : (double)cell->keys;
+	r->phase[r->t.rounds] = (unsigned char)(phase < MEASURE_PHASES - 1
+							? phase
+							: MEASURE_PHASES - 1);
+	speed_round(&r->t, r->ok, r->nok, slice, r);
+	r->m->rounds = r->t.rounds;
+}
 
-			tr.k = r->m->kr[i].k;
-			if (measure_seam != NULL) {
-				*sample(r, i, c, round) = measure_seam(
-					&tr, r->phase[round], r->m->slice);
-				continue;
-			}
-			double t = b->run(&tr, n);
-			*sample(r, i, c, round) =
-				(double)n * units / (t > 0 ? t : 1e-9);
-			if (!r->m->hurried && timing_now() > deadline)
-				hurry(r);
-		}
+/* Seconds that REPS calls of a trial take, for speed_calibrate. */
+static double run_trial(void *ctx, unsigned long reps)
+{
+	const struct trial *tr = ctx;
+
+	return measure_benches[tr->kind].run(tr, reps);
 }
 
 /* Slices of about m->slice: calibrated once a cell, on one kernel (the
@@ -313,8 +219,8 @@ static void calibrate(struct run *r)
 
 	for (int c = 0; c < r->ncells; c++) {
 		struct trial tr = { m->kr[r->ok[0]].k, m->one, c, 0, m->kind };
-		unsigned long reps = measure_seam ? 1 : timing_calibrate(
-			m->bench->run, &tr, m->slice);
+		unsigned long reps = measure_seam ? 1 : speed_calibrate(
+			run_trial, &tr, m->slice);
 		for (size_t j = 0; j < r->nok; j++)
 			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] = reps;
 	}
@@ -335,13 +241,13 @@ static void rounds(struct run *r, double start, double deadline,
 		       (TARGET_ROUNDS * r->ncells * (double)r->nok);
 
 	timing_load_mark(&mark);
+	r->deadline = deadline;
 	m->slice = fmin(fmax(slice, MIN_SLICE), MAX_SLICE);
 	calibrate(r);
 	m->deadline_at = budget;
 	for (double last = timing_now();;) {
 		m->last_round_at = last - start;
-		round_robin(r, deadline);
-		m->rounds++;
+		round_robin(r);
 		/* the seam's runs take no CPU to share */
 		m->load = measure_seam ? 0 : timing_others_load(&mark);
 		rank(r);
@@ -350,10 +256,29 @@ static void rounds(struct run *r, double start, double deadline,
 		last = now;
 		if (progress)
 			progress(m, now - start, budget);
-		if (m->rounds == MAX_ROUNDS || now + round_time > deadline)
+		if (m->rounds == SPEED_MAX_ROUNDS || now + round_time > deadline)
 			break;
 	}
 	phases(r);
+}
+
+/* The TSC counts at a constant rate only where CPUID says it is invariant;
+ * otherwise cycles per byte would drift with the frequency.  NULL: no
+ * usable cycle counter. */
+static const char *cycle_clock(void)
+{
+	return rc4k_have_invariant_tsc()
+		       ? "x86 TSC (constant rate, not core cycles)"
+		       : NULL;
+}
+
+static uint64_t cycles(void)
+{
+#ifdef HAVE_TSC
+	return __rdtsc();
+#else
+	return 0;
+#endif
 }
 
 int measure_run(struct measurement *m, enum rc4k_kind kind,
@@ -362,7 +287,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 		measure_progress *progress)
 {
 	double start = timing_now();
-	uint64_t cstart = timing_cycles();
+	uint64_t cstart = cycles();
 	struct run r = { .m = m };
 	int rc = -1;
 
@@ -379,14 +304,13 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	if (collect(m, names) == 0 && prepare(&r) == 0) {
 		rounds(&r, start, deadline, progress);
 		m->seconds = timing_now() - start;
-		m->cycle_clock = timing_cycle_clock();
+		m->cycle_clock = cycle_clock();
 		if (m->cycle_clock)
-			m->cycle_hz = (double)(timing_cycles() - cstart) /
+			m->cycle_hz = (double)(cycles() - cstart) /
 				      m->seconds;
 		rc = 0;
 	}
-	free(r.samples);
-	free(r.placed);
+	speed_free(&r.t);
 	free(r.reps);
 	free(r.ok);
 	return rc;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "kernels/kernel.h"
+#include "speed.h"
 
 /* What the score weighs. */
 enum workload { WORKLOAD_MIXED, WORKLOAD_BULK, WORKLOAD_PACKETS,
@@ -16,15 +17,9 @@ enum workload { WORKLOAD_MIXED, WORKLOAD_BULK, WORKLOAD_PACKETS,
 const char *workload_name(enum workload w);
 int workload_parse(const char *name, enum workload *w);
 
-#define MEASURE_MAX_CELLS 6
 /* The budget is spent in this many phases of equal time; a ranking that
  * changes between them makes the result uncertain. */
 #define MEASURE_PHASES 3
-/* Rounds put the key's state at this many places in turn (cells.c's
- * offsets past a 4 KiB boundary, the same every run); a kernel is scored
- * at its worst. */
-#define MEASURE_PLACES 6
-
 /* What one slice times: kernel K for KIND in cell CELL, its state at
  * placement PLACE; ONE is the single-stream kernel that serial runs. */
 struct trial {
@@ -48,13 +43,13 @@ struct bench {
 	 * level's own members. */
 	const char *json;
 	int ncells;
-	struct cell cells[MEASURE_MAX_CELLS];
+	struct cell cells[SPEED_MAX_CELLS];
 	/* The cell whose cycles per byte the table shows, and its label;
 	 * -1: none. */
 	int cpb_cell;
 	const char *cpb_label;
 	/* Each cell's weight in the score, per workload, and in words. */
-	double weight[WORKLOAD_COUNT][MEASURE_MAX_CELLS];
+	double weight[WORKLOAD_COUNT][SPEED_MAX_CELLS];
 	const char *describe[WORKLOAD_COUNT];
 	/* The share of --generate-conf's budget this kind gets. */
 	double share;
@@ -73,8 +68,9 @@ struct kresult {
 	const struct rc4k_info *k;
 	size_t order;               /* position among its kind: tie-break */
 	enum kstatus status;
-	double rate[MEASURE_MAX_CELLS]; /* medians over rounds at its worst
-					 * placement: bytes or keys per
+	double rate[SPEED_MAX_CELLS]; /* its speed in each cell (speed_of:
+					 * the median at its worst
+					 * placement), bytes or keys per
 					 * second */
 	double score;               /* weighted geometric mean of rate[] */
 	double spread;              /* relative robust sd of a round's score */

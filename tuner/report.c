@@ -97,7 +97,7 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
 	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
 		   "each kernel's figures at its slowest\n",
-		prefix, MEASURE_PLACES);
+		prefix, SPEED_PLACES);
 	if (serial_runs(m))
 		fprintf(f, "%sserial: %s key by key and stream by stream\n",
 			prefix, serial_runs(m));
@@ -198,12 +198,12 @@ static void json_members(FILE *f, const char *in, const struct measurement *m,
 	for (int c = 0; c < b->ncells; c++)
 		fprintf(f, "%s\"%s\"", c ? ", " : "", b->cells[c].label);
 	fprintf(f, "],\n%s\"sizes\": ", in);
-	double sizes[MEASURE_MAX_CELLS];
+	double sizes[SPEED_MAX_CELLS];
 	for (int c = 0; c < b->ncells; c++)
 		sizes[c] = (double)b->cells[c].bytes;
 	json_bytes(f, b, "%.0f", sizes, 0);
 	fprintf(f, ",\n%s\"placements\": %d,\n%s\"serial_runs\": ", in,
-		MEASURE_PLACES, in);
+		SPEED_PLACES, in);
 	json_string_or_null(f, serial_runs(m));
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
 		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* speed.c - the timing core: the keys' placements, the rounds, and a
+ * row's speed in a cell (speed.h). */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "speed.h"
+
+double (*speed_seam)(const char *name, int place);
+
+/* Where the keys start, past a 4 KiB boundary, by placement.  Where a
+ * key's state sits in its page changed some kernels' speed by up to 25 %
+ * on a Zen 3 (moving the data changed nothing), and programs put their
+ * keys anywhere.  Multiples of 64, each in another 256-byte slot of the
+ * page, three in each half. */
+static const size_t place_at[SPEED_PLACES] = { 0, 704, 1408, 2112, 2816,
+					       3520 };
+static _Alignas(4096) uint8_t arena[4096 + SPEED_NKEYS * sizeof(rc4tune_key)];
+
+/* The single stream's buffers, none of their messages starting or ending
+ * at a page's edge, OUT at another offset in its page than IN. */
+enum { BUF_AT = 2112 };
+static _Alignas(4096) struct {
+	uint8_t pad[BUF_AT];
+	uint8_t in[SPEED_BUF];
+	uint8_t gap[1088];
+	uint8_t out[SPEED_BUF];
+} one;
+static _Alignas(64) uint8_t lanes_in[SPEED_NKEYS][SPEED_LANE],
+	lanes_out[SPEED_NKEYS][SPEED_LANE];
+
+rc4tune_key *speed_keys(int place)
+{
+	return (rc4tune_key *)(void *)(arena + place_at[place]);
+}
+
+const uint8_t *speed_in(void)
+{
+	return one.in;
+}
+
+uint8_t *speed_out(void)
+{
+	return one.out;
+}
+
+const uint8_t *speed_lane_in(size_t i)
+{
+	return lanes_in[i];
+}
+
+uint8_t *speed_lane_out(size_t i)
+{
+	return lanes_out[i];
+}
+
+int speed_init(struct speed_table *t, size_t nrows, int ncells)
+{
+	memset(t, 0, sizeof *t);
+	t->nrows = nrows;
+	t->ncells = ncells;
+	t->rate = calloc((nrows ? nrows : 1) * (size_t)ncells * SPEED_MAX_ROUNDS,
+			 sizeof *t->rate);
+	return t->rate ? 0 : -1;
+}
+
+void speed_free(struct speed_table *t)
+{
+	free(t->rate);
+	t->rate = NULL;
+}
+
+double *speed_sample(const struct speed_table *t, size_t row, int cell,
+		     int round)
+{
+	return &t->rate[(row * (size_t)t->ncells + (size_t)cell) *
+				SPEED_MAX_ROUNDS +
+			(size_t)round];
+}
+
+int speed_round(struct speed_table *t, const size_t *rows, size_t n,
+		speed_slice *f, void *ctx)
+{
+	int round = t->rounds, place = round % SPEED_PLACES;
+
+	if (round == SPEED_MAX_ROUNDS)
+		return -1;
+	t->place[round] = (unsigned char)place;
+	for (int c = 0; c < t->ncells; c++)
+		for (size_t j = 0; j < n; j++) {
+			size_t k = (j + (size_t)round) % n;
+			size_t row = rows ? rows[k] : k;
+			*speed_sample(t, row, c, round) = f(ctx, row, c, place);
+		}
+	t->rounds++;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double speed_median(const double *v, int n, double *tmp)
+{
+	memcpy(tmp, v, (size_t)n * sizeof *tmp);
+	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+double speed_spread(const double *v, int n)
+{
+	if (n < 1)
+		return 0;
+	double dev[n], tmp[n], mid = speed_median(v, n, tmp);
+
+	for (int k = 0; k < n; k++)
+		dev[k] = fabs(v[k] - mid);
+	return 1.4826 * speed_median(dev, n, tmp) / mid;
+}
+
+/* The median of ROW's samples in CELL at each placement, into S->at, and
+ * how many there were, into K. */
+static void place_medians(const struct speed_table *t, size_t row, int cell,
+			  struct speed *s, int k[SPEED_PLACES])
+{
+	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
+
+	for (int p = 0; p < SPEED_PLACES; p++) {
+		k[p] = 0;
+		for (int j = 0; j < t->rounds; j++)
+			if (t->place[j] == p)
+				v[k[p]++] = *speed_sample(t, row, cell, j);
+		s->at[p] = k[p] ? speed_median(v, k[p], tmp) : 0;
+	}
+}
+
+/* The robust relative sd of ROW's samples in CELL about their own
+ * placement's median, over the placements with two or more: the noise
+ * within a placement, apart from any between them. */
+static double within(const struct speed_table *t, size_t row, int cell,
+		     const struct speed *s, const int *k)
+{
+	double dev[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
+	int n = 0;
+
+	for (int j = 0; j < t->rounds; j++)
+		if (k[t->place[j]] > 1)
+			dev[n++] = fabs(*speed_sample(t, row, cell, j) /
+						s->at[t->place[j]] -
+					1);
+	return n ? 1.4826 * speed_median(dev, n, tmp) : 0;
+}
+
+void speed_of(const struct speed_table *t, size_t row, int cell,
+	      struct speed *s, double *v)
+{
+	double tmp[SPEED_MAX_ROUNDS], placed[SPEED_MAX_ROUNDS];
+	int k[SPEED_PLACES], n = t->rounds;
+
+	memset(s, 0, sizeof *s);
+	if (n == 0)
+		return;
+	place_medians(t, row, cell, s, k);
+	s->spread = within(t, row, cell, s, k);
+	s->all = speed_median(speed_sample(t, row, cell, 0), n, tmp);
+	double worst = s->all;
+	for (int p = 0; p < SPEED_PLACES; p++)
+		if (k[p] > 0)
+			worst = fmin(worst, s->at[p] * (1 + 2 * 1.2533 *
+							       s->spread /
+							       sqrt(k[p])));
+	for (int j = 0; j < n; j++)
+		placed[j] = *speed_sample(t, row, cell, j) * worst /
+			    s->at[t->place[j]];
+	s->rate = speed_median(placed, n, tmp);
+	if (v != NULL)
+		memcpy(v, placed, (size_t)n * sizeof *v);
+}
+
+/* The geometric mean of V[c * STRIDE] over the cells, weighted by W. */
+static double geomean(const struct speed_table *t, const double *w,
+		      const double *v, size_t stride)
+{
+	double lg = 0, sum = 0;
+
+	for (int c = 0; c < t->ncells; c++) {
+		double wc = w ? w[c] : 1;
+		if (wc > 0) {
+			lg += wc * log(v[(size_t)c * stride]);
+			sum += wc;
+		}
+	}
+	return exp(lg / sum);
+}
+
+void speed_row(const struct speed_table *t, size_t row, const double *w,
+	       struct speed_row *s, double *rounds)
+{
+	double placed[SPEED_MAX_CELLS][SPEED_MAX_ROUNDS], all[SPEED_MAX_CELLS];
+	double rs[SPEED_MAX_ROUNDS];
+	struct speed sp;
+
+	for (int c = 0; c < t->ncells; c++) {
+		speed_of(t, row, c, &sp, placed[c]);
+		s->rate[c] = sp.rate;
+		all[c] = sp.all;
+	}
+	s->score = geomean(t, w, s->rate, 1);
+	s->placed = s->score / geomean(t, w, all, 1);
+	for (int k = 0; k < t->rounds; k++)
+		rs[k] = geomean(t, w, &placed[0][k], SPEED_MAX_ROUNDS);
+	s->spread = speed_spread(rs, t->rounds);
+	if (rounds != NULL)
+		memcpy(rounds, rs, (size_t)t->rounds * sizeof *rounds);
+}
+
+unsigned long speed_calibrate(double (*run)(void *ctx, unsigned long reps),
+			      void *ctx, double secs)
+{
+	unsigned long reps = 1;
+	double t;
+
+	while ((t = run(ctx, reps)) < secs / 4 && reps < (1ul << 28))
+		reps *= 4;
+	double r = (double)reps * secs / (t > 0 ? t : 1e-9);
+	return r < 1 ? 1 : (unsigned long)r;
+}
