@@ -3,16 +3,21 @@
  * users would otherwise pick where built with them (OpenSSL's RC4(),
  * libgcrypt's ARCFOUR, nettle's arcfour_crypt), in one run: `make bench`.
  *
- * Slices of a few milliseconds, round-robin over kernels so drift hits all
- * alike, medians over rounds.  Prints MB/s per block size, the geometric
- * mean, each kernel's ratio to the best, and the library's own pick with
- * its ratio to the best (pick/best), which is what the tuner must get right.
+ * Timed through the tuner's timing core (tuner/speed.h), with its keys
+ * and buffers: each row's key in an rc4tune_key array at the core's
+ * placements in turn, separate input and output buffers; slices of a few
+ * milliseconds, round-robin over rows so drift hits all alike; a row's
+ * speed at a size is the core's (the median as at its worst placement).
+ * Prints MB/s per block size, the geometric mean, its spread over rounds,
+ * each kernel's ratio to the best, and the library's own pick with its
+ * ratio to the best (pick/best), which is what the tuner must get right.
  * Then the best kernel against each library per block size: the ratio, and
  * both in cycles per byte by the TSC (x86); and the best kernel of each
  * block size against OpenSSL.  Last, each row at 8192 B beside the store
  * bound of its cell width (storebound.h, measured in the same rounds):
  * its ticks per byte, its ratio to OpenSSL and its share of the bound
- * (bound / its ticks per byte).  The TSC ticks at the nominal clock,
+ * (bound / its ticks per byte).  Ticks per byte are the TSC's rate over
+ * the run divided by the row's speed.  The TSC ticks at the nominal clock,
  * not the boost clock the core may run at, so these are TSC ticks per byte,
  * comparable between runs on one machine rather than core cycles. */
 #include <config.h>
@@ -22,8 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rc4tune.h"
-#include "benchutil.h"
 #include "storebound.h"
+#include "tuner/speed.h"
+#include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -41,7 +47,7 @@
 #define NSIZES 5
 static const size_t sizes[NSIZES] = { 16, 64, 256, 1024, 8192 };
 #define MAXK 64
-#define MAXROUNDS 64
+#define MAXROUNDS SB_MAXROUNDS
 
 /* What a row times: a kernel through the public API, or a library. */
 enum lib { KERNEL, OPENSSL, GCRYPT, NETTLE };
@@ -49,17 +55,14 @@ enum lib { KERNEL, OPENSSL, GCRYPT, NETTLE };
 struct cand {
 	const char *name;
 	enum lib lib;
-	double mbs[NSIZES][MAXROUNDS], cpb[NSIZES][MAXROUNDS];
-	double med[NSIZES], cpbmed[NSIZES], score;
+	unsigned long reps[NSIZES]; /* calls a slice */
+	double med[NSIZES], cpbmed[NSIZES], score, spread;
 };
-
-static uint8_t buf[8192];
 
 /* The store bound's rates, measured among the rounds. */
 static struct sb_rounds bound;
-_Static_assert(MAXROUNDS <= SB_MAXROUNDS, "a bound figure every round");
 
-static uint64_t tsc(void)
+static uint64_t tsc_now(void)
 {
 #ifdef HAVE_TSC
 	return __rdtsc();
@@ -68,8 +71,9 @@ static uint64_t tsc(void)
 #endif
 }
 
-/* One row's keyed state: the library's key, or another library's. */
-struct keyed {
+/* A row's keyed state, at the core's keys' placement (libgcrypt's
+ * handle is its own). */
+union keyed {
 	rc4tune_key k;
 #ifdef HAVE_LIBCRYPTO
 	RC4_KEY ok;
@@ -81,9 +85,11 @@ struct keyed {
 	struct arcfour_ctx nc;
 #endif
 };
+_Static_assert(sizeof(union keyed) <= SPEED_NKEYS * sizeof(rc4tune_key),
+	       "a library's key fits where the core's keys sit");
 
 /* Key C's row (a kernel: made the library's current one first). */
-static void set_key(const struct cand *c, struct keyed *st)
+static void set_key(const struct cand *c, union keyed *st)
 {
 	static const char key[] = "0123456789abcdef";
 
@@ -117,26 +123,26 @@ static void set_key(const struct cand *c, struct keyed *st)
 	}
 }
 
-/* Encrypt LEN bytes of buf in place with C's row. */
-static void crypt_buf(const struct cand *c, struct keyed *st, size_t len)
+/* Encrypt LEN bytes of the core's input into its output with C's row. */
+static void crypt_buf(const struct cand *c, union keyed *st, size_t len)
 {
 	switch (c->lib) {
 	case KERNEL:
-		rc4tune_crypt(&st->k, len, buf, buf);
+		rc4tune_crypt(&st->k, len, speed_in(), speed_out());
 		break;
 #ifdef HAVE_LIBCRYPTO
 	case OPENSSL:
-		RC4(&st->ok, len, buf, buf);
+		RC4(&st->ok, len, speed_in(), speed_out());
 		break;
 #endif
 #ifdef HAVE_LIBGCRYPT
-	case GCRYPT: /* in place: no input buffer */
-		gcry_cipher_encrypt(st->gh, buf, len, NULL, 0);
+	case GCRYPT:
+		gcry_cipher_encrypt(st->gh, speed_out(), len, speed_in(), len);
 		break;
 #endif
 #ifdef HAVE_NETTLE
 	case NETTLE:
-		arcfour_crypt(&st->nc, len, buf, buf);
+		arcfour_crypt(&st->nc, len, speed_out(), speed_in());
 		break;
 #endif
 	default:
@@ -144,28 +150,50 @@ static void crypt_buf(const struct cand *c, struct keyed *st, size_t len)
 	}
 }
 
-/* MB/s of one slice: repeat LEN-byte crypts for about SLICE seconds; TSC
- * ticks per byte in *CPB. */
-static double slice(struct cand *c, size_t len, double secs, double *cpb)
+/* Seconds that REPS calls of LEN bytes take with C's row, its key at
+ * PLACE (set up first: a slice starts from a fresh key). */
+static double run(const struct cand *c, size_t len, int place,
+		  unsigned long reps)
 {
-	struct keyed st = { 0 };
+	union keyed *st = (union keyed *)(void *)speed_keys(place);
+	double t0;
 
-	set_key(c, &st);
-	size_t bytes = 0, reps = 64;
-	double t0 = now(), t;
-	uint64_t c0 = tsc();
-	do {
-		for (size_t r = 0; r < reps; r++)
-			crypt_buf(c, &st, len);
-		bytes += reps * len;
-		t = now() - t0;
-	} while (t < secs);
-	*cpb = (double)(tsc() - c0) / bytes;
+	set_key(c, st);
+	t0 = timing_now();
+	for (unsigned long r = 0; r < reps; r++)
+		crypt_buf(c, st, len);
+	double t = timing_now() - t0;
 #ifdef HAVE_LIBGCRYPT
-	if (st.gh != NULL)
-		gcry_cipher_close(st.gh);
+	if (c->lib == GCRYPT)
+		gcry_cipher_close(st->gh);
 #endif
-	return bytes / t / 1e6;
+	return t;
+}
+
+/* Row ROW's bytes per second at size CELL over one slice (the core's
+ * speed_slice), or the seam's rate. */
+static double slice(void *ctx, size_t row, int cell, int place)
+{
+	const struct cand *c = (const struct cand *)ctx + row;
+	unsigned long n = c->reps[cell];
+
+	if (speed_seam != NULL)
+		return speed_seam(c->name, place);
+	double t = run(c, sizes[cell], place, n);
+	return (double)n * (double)sizes[cell] / (t > 0 ? t : 1e-9);
+}
+
+/* What speed_calibrate times: a row at a size. */
+struct calib {
+	const struct cand *c;
+	size_t len;
+};
+
+static double calib_run(void *ctx, unsigned long reps)
+{
+	const struct calib *k = ctx;
+
+	return run(k->c, k->len, 0, reps);
 }
 
 /* What the command line asks for. */
@@ -247,21 +275,22 @@ static int cand_width(const struct cand *c)
 	}
 }
 
-/* Medians over ROUNDS and each row's score; the best kernel's index. */
-static int summarize(struct cand *cands, int n, int rounds)
+/* Each row's speeds (the core's), ticks per byte at TICKS_PER_S, score
+ * and spread; the best kernel's index. */
+static int summarize(const struct speed_table *t, struct cand *cands, int n,
+		     double ticks_per_s)
 {
 	int best = 0;
 
 	for (int i = 0; i < n; i++) {
-		double lg = 0;
+		struct speed_row r;
+		speed_row(t, (size_t)i, NULL, &r, NULL);
 		for (int s = 0; s < NSIZES; s++) {
-			qsort(cands[i].mbs[s], rounds, sizeof(double), cmp_double);
-			cands[i].med[s] = cands[i].mbs[s][rounds / 2];
-			qsort(cands[i].cpb[s], rounds, sizeof(double), cmp_double);
-			cands[i].cpbmed[s] = cands[i].cpb[s][rounds / 2];
-			lg += log(cands[i].med[s]);
+			cands[i].med[s] = r.rate[s] / 1e6;
+			cands[i].cpbmed[s] = ticks_per_s / r.rate[s];
 		}
-		cands[i].score = exp(lg / NSIZES);
+		cands[i].score = r.score / 1e6;
+		cands[i].spread = r.spread;
 		if (cands[i].lib == KERNEL &&
 		    (cands[best].lib != KERNEL ||
 		     cands[i].score > cands[best].score))
@@ -284,12 +313,13 @@ static void print_table(const struct cand *cands, int n, int best,
 			const struct opts *o)
 {
 	size_row("MB/s");
-	printf(" %8s %7s\n", "geomean", "/best");
+	printf(" %8s %7s %7s\n", "geomean", "spread", "/best");
 	for (int i = 0; i < n; i++) {
 		printf("%-24s", cands[i].name);
 		for (int s = 0; s < NSIZES; s++)
 			printf(" %8.1f", cands[i].med[s]);
-		printf(" %8.1f %7.3f%s\n", cands[i].score,
+		printf(" %8.1f %6.1f%% %7.3f%s\n", cands[i].score,
+		       100 * cands[i].spread,
 		       cands[i].score / cands[best].score, i == best ? " *" : "");
 	}
 	for (int i = 0; i < n; i++)
@@ -389,14 +419,42 @@ static void print_bound(const struct cand *cands, int n, int tsc)
 	}
 }
 
+/* Each row's calls a slice of about SECS, at each size. */
+static void calibrate(struct cand *cands, int n, double secs)
+{
+	for (int i = 0; i < n; i++)
+		for (int s = 0; s < NSIZES; s++) {
+			struct calib k = { &cands[i], sizes[s] };
+			cands[i].reps[s] = speed_seam ? 1 : speed_calibrate(
+				calib_run, &k, secs);
+		}
+}
+
+/* ROUNDS rounds of the core, the store bound's among them; the TSC's
+ * ticks a second over them (0: no TSC). */
+static double measure(struct speed_table *t, struct cand *cands, int n,
+		      int rounds, int tsc)
+{
+	double t0 = timing_now();
+	uint64_t c0 = tsc_now();
+
+	for (int r = 0; r < rounds; r++) {
+		sb_round(&bound, r, tsc);
+		speed_round(t, NULL, (size_t)n, slice, cands);
+	}
+	sb_medians(&bound, rounds);
+	return (double)(tsc_now() - c0) / (timing_now() - t0);
+}
+
 int main(int argc, char **argv)
 {
 	static struct cand cands[MAXK];
 	/* first use: the library's choice */
-	struct opts o = { .rounds = 9, .secs = 0.002,
+	struct opts o = { .rounds = 3 * SPEED_PLACES, .secs = 0.002,
 			  .pick = rc4tune_kernel_name(),
 			  .picker = "library picks" };
 	int n = parse_args(argc, argv, &o, cands);
+	struct speed_table t;
 
 	if (n < 0)
 		return 2;
@@ -409,20 +467,18 @@ int main(int argc, char **argv)
 	gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 #endif
-
-	int tsc = sb_use_tsc();
-	for (int r = 0; r < o.rounds; r++) {
-		sb_round(&bound, r, tsc);
-		for (int s = 0; s < NSIZES; s++)
-			for (int i = 0; i < n; i++)
-				cands[i].mbs[s][r] = slice(&cands[i], sizes[s],
-							   o.secs, &cands[i].cpb[s][r]);
+	if (speed_init(&t, (size_t)n, NSIZES) != 0) {
+		perror("bench");
+		return 1;
 	}
-	int best = summarize(cands, n, o.rounds);
-	sb_medians(&bound, o.rounds);
+	int tsc = sb_use_tsc();
+	calibrate(cands, n, o.secs);
+	double hz = measure(&t, cands, n, o.rounds, tsc);
+	int best = summarize(&t, cands, n, hz);
 	print_table(cands, n, best, &o);
 	print_vs_libs(cands, n, best);
 	print_per_size(cands, n, best);
 	print_bound(cands, n, tsc);
+	speed_free(&t);
 	return 0;
 }

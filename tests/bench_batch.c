@@ -13,8 +13,11 @@
  * The batch kernel serial runs a single-stream kernel key by key and
  * stream by stream: the library's pick, or --single NAME's.
  *
- * As tests/bench: short slices, round-robin so drift hits all alike,
- * medians over rounds.  Each row also shows its ratio to OpenSSL and its
+ * As tests/bench, through the tuner's timing core (tuner/speed.h) with its
+ * keys and buffers: the keys in an rc4tune_key array at the core's
+ * placements in turn, separate input and output buffers, short slices
+ * round-robin over rows, each figure the core's speed (the median as at
+ * its worst placement).  Each row also shows its ratio to OpenSSL and its
  * share of the store bound of its cell width (storebound.h, measured in
  * the same rounds): a key costs at least 256 + 16 swaps of 2 stores, and
  * a stream byte 2 stores whatever the streams.  It prints best batch /
@@ -27,37 +30,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rc4tune.h"
-#include "benchutil.h"
 #include "layout.h"
 #include "storebound.h"
+#include "tuner/speed.h"
+#include "tuner/timing.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
 
-#define NKEYS 64    /* keys per call in the keys/s test */
+#define NKEYS SPEED_NKEYS /* keys per call in the keys/s test */
 #define KEYLEN 16
 #define MSGLEN 16
 #define NSTREAMS 8  /* streams in the aggregate test */
-#define BLOCK 1024
+#define BLOCK SPEED_LANE
 #define MAXC 64
-#define MAXROUNDS 64
+#define MAXROUNDS SB_MAXROUNDS /* a bound figure every round */
 
 enum what { BATCH, SINGLE, OPENSSL };
+
+/* The two cells: a call's keys, and streams' bytes. */
+enum { KEYS, STREAMS, NCELLS };
 
 struct cand {
 	const char *name;
 	enum what what;
-	double keys[MAXROUNDS], mbs[MAXROUNDS];
+	unsigned long reps[NCELLS]; /* calls a slice */
 	double keys_med, mbs_med;
 };
 
-static uint8_t keybytes[NKEYS][KEYLEN], msg[NKEYS][BLOCK];
-static rc4tune_key keys[NKEYS];
+static uint8_t keybytes[NKEYS][KEYLEN];
 
 /* The store bound's rates in stores per ns (the rows are timed by the
  * clock), measured among the rounds. */
 static struct sb_rounds bound;
-_Static_assert(MAXROUNDS <= SB_MAXROUNDS, "a bound figure every round");
 
 /* A fresh key each time: the counter in its first bytes moves on. */
 static void next_keys(uint64_t *ctr)
@@ -68,22 +73,24 @@ static void next_keys(uint64_t *ctr)
 	}
 }
 
-/* Keys per second over about SECS. */
-static double slice_keys(const struct cand *c, double secs)
+/* Seconds that REPS calls of NKEYS fresh keys and MSGLEN bytes of each
+ * take with C's row, the keys at KEYS. */
+static double run_keys(const struct cand *c, rc4tune_key *keys,
+		       unsigned long reps)
 {
-	static const void *data[NKEYS], *in[NKEYS];
-	static void *out[NKEYS];
-	static size_t len[NKEYS];
 	static uint64_t ctr;
-	size_t done = 0;
-	double t0 = now(), t;
+	const void *data[NKEYS], *in[NKEYS];
+	void *out[NKEYS];
+	size_t len[NKEYS];
+	double t0 = timing_now();
 
 	for (size_t i = 0; i < NKEYS; i++) {
 		data[i] = keybytes[i];
 		len[i] = KEYLEN;
-		in[i] = out[i] = msg[i];
+		in[i] = speed_lane_in(i);
+		out[i] = speed_lane_out(i);
 	}
-	do {
+	for (unsigned long r = 0; r < reps; r++) {
 		next_keys(&ctr);
 		if (c->what == BATCH) {
 			rc4tune_set_keys(keys, NKEYS, data, len);
@@ -91,64 +98,58 @@ static double slice_keys(const struct cand *c, double secs)
 		} else if (c->what == SINGLE) {
 			for (size_t i = 0; i < NKEYS; i++) {
 				rc4tune_set_key(&keys[i], keybytes[i], KEYLEN);
-				rc4tune_crypt(&keys[i], MSGLEN, msg[i], msg[i]);
+				rc4tune_crypt(&keys[i], MSGLEN, in[i], out[i]);
 			}
 		}
 #ifdef HAVE_LIBCRYPTO
 		else {
-			RC4_KEY ok;
+			RC4_KEY *ok = (RC4_KEY *)(void *)keys;
 			for (size_t i = 0; i < NKEYS; i++) {
-				RC4_set_key(&ok, KEYLEN, keybytes[i]);
-				RC4(&ok, MSGLEN, msg[i], msg[i]);
+				RC4_set_key(ok, KEYLEN, keybytes[i]);
+				RC4(ok, MSGLEN, in[i], out[i]);
 			}
 		}
 #endif
-		done += NKEYS;
-		t = now() - t0;
-	} while (t < secs);
-	return done / t;
+	}
+	return timing_now() - t0;
 }
 
-/* Aggregate MB/s over about SECS: NSTREAMS streams for a batch kernel,
- * one stream otherwise. */
-static double slice_stream(const struct cand *c, double secs)
+/* Seconds that REPS calls of BLOCK bytes take: of NSTREAMS streams for a
+ * batch kernel, of one stream otherwise, the keys at KEYS. */
+static double run_streams(const struct cand *c, rc4tune_key *keys,
+			  unsigned long reps)
 {
-	static const void *in[NSTREAMS];
-	static void *out[NSTREAMS];
-	const void *data[NSTREAMS];
-	size_t len[NSTREAMS], bytes = 0;
-	double t0, t;
+	const void *data[NSTREAMS], *in[NSTREAMS];
+	void *out[NSTREAMS];
+	size_t len[NSTREAMS];
 #ifdef HAVE_LIBCRYPTO
-	RC4_KEY ok;
-	RC4_set_key(&ok, KEYLEN, keybytes[0]);
+	RC4_KEY *ok = (RC4_KEY *)(void *)keys;
+	if (c->what == OPENSSL)
+		RC4_set_key(ok, KEYLEN, keybytes[0]);
 #endif
 
 	for (size_t i = 0; i < NSTREAMS; i++) {
 		data[i] = keybytes[i];
 		len[i] = KEYLEN;
-		in[i] = out[i] = msg[i];
+		in[i] = speed_lane_in(i);
+		out[i] = speed_lane_out(i);
 	}
 	if (c->what == BATCH)
 		rc4tune_set_keys(keys, NSTREAMS, data, len);
-	else
+	else if (c->what == SINGLE)
 		rc4tune_set_key(&keys[0], keybytes[0], KEYLEN);
-	t0 = now();
-	do {
-		if (c->what == BATCH) {
+	double t0 = timing_now();
+	for (unsigned long r = 0; r < reps; r++) {
+		if (c->what == BATCH)
 			rc4tune_crypt_many(keys, NSTREAMS, BLOCK, in, out);
-			bytes += NSTREAMS * BLOCK;
-		} else {
 #ifdef HAVE_LIBCRYPTO
-			if (c->what == OPENSSL)
-				RC4(&ok, BLOCK, msg[0], msg[0]);
-			else
+		else if (c->what == OPENSSL)
+			RC4(ok, BLOCK, in[0], out[0]);
 #endif
-				rc4tune_crypt(&keys[0], BLOCK, msg[0], msg[0]);
-			bytes += BLOCK;
-		}
-		t = now() - t0;
-	} while (t < secs);
-	return bytes / t / 1e6;
+		else
+			rc4tune_crypt(&keys[0], BLOCK, in[0], out[0]);
+	}
+	return timing_now() - t0;
 }
 
 /* The library's single-stream pick, and the single-stream kernel that
@@ -175,6 +176,46 @@ static void select_cand(const struct cand *c)
 	} else if (c->what == SINGLE) {
 		rc4tune_use_kernel(c->name);
 	}
+}
+
+/* Seconds that REPS calls of C's row in CELL take, its keys at PLACE. */
+static double run(const struct cand *c, int cell, int place,
+		  unsigned long reps)
+{
+	select_cand(c);
+	return cell == KEYS ? run_keys(c, speed_keys(place), reps)
+			    : run_streams(c, speed_keys(place), reps);
+}
+
+/* Units a call: keys, or bytes (all the streams' for a batch kernel). */
+static double units(const struct cand *c, int cell)
+{
+	return cell == KEYS ? NKEYS : c->what == BATCH ? NSTREAMS * BLOCK
+						       : BLOCK;
+}
+
+/* The core's speed_slice: keys or bytes a second, or the seam's rate. */
+static double slice(void *ctx, size_t row, int cell, int place)
+{
+	const struct cand *c = (const struct cand *)ctx + row;
+
+	if (speed_seam != NULL)
+		return speed_seam(c->name, place);
+	double t = run(c, cell, place, c->reps[cell]);
+	return (double)c->reps[cell] * units(c, cell) / (t > 0 ? t : 1e-9);
+}
+
+/* What speed_calibrate times: a row in a cell. */
+struct calib {
+	const struct cand *c;
+	int cell;
+};
+
+static double calib_run(void *ctx, unsigned long reps)
+{
+	const struct calib *k = ctx;
+
+	return run(k->c, k->cell, 0, reps);
 }
 
 /* The options; 0, or -1 on a usage error. */
@@ -227,15 +268,17 @@ struct best {
 	int batch_keys, batch_mbs, lane_mbs, single, openssl, serial;
 };
 
-static void summarize(struct cand *cands, int n, int rounds, struct best *b)
+static void summarize(const struct speed_table *t, struct cand *cands, int n,
+		      struct best *b)
 {
 	*b = (struct best){ -1, -1, -1, -1, -1, -1 };
 	for (int i = 0; i < n; i++) {
 		struct cand *c = &cands[i];
-		qsort(c->keys, rounds, sizeof(double), cmp_double);
-		qsort(c->mbs, rounds, sizeof(double), cmp_double);
-		c->keys_med = c->keys[rounds / 2];
-		c->mbs_med = c->mbs[rounds / 2];
+		struct speed keys, mbs;
+		speed_of(t, (size_t)i, KEYS, &keys, NULL);
+		speed_of(t, (size_t)i, STREAMS, &mbs, NULL);
+		c->keys_med = keys.rate;
+		c->mbs_med = mbs.rate / 1e6;
 		if (c->what == OPENSSL)
 			b->openssl = i;
 		else if (c->what == SINGLE &&
@@ -378,9 +421,10 @@ static void print_ratios(const struct cand *cands, const struct best *b)
 int main(int argc, char **argv)
 {
 	static struct cand cands[MAXC];
-	int rounds = 9;
+	int rounds = 3 * SPEED_PLACES;
 	double secs = 0.004;
 	struct best b;
+	struct speed_table t;
 
 	/* the library's picks, before the rounds switch kernels */
 	lib_single = rc4tune_kernel_name();
@@ -396,15 +440,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int n = all_cands(cands);
+	if (speed_init(&t, (size_t)n, NCELLS) != 0) {
+		perror("bench_batch");
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < NCELLS; c++) {
+			struct calib k = { &cands[i], c };
+			cands[i].reps[c] = speed_seam ? 1 : speed_calibrate(
+				calib_run, &k, secs);
+		}
 	for (int r = 0; r < rounds; r++) {
 		sb_round(&bound, r, 0);
-		for (int i = 0; i < n; i++) {
-			select_cand(&cands[i]);
-			cands[i].keys[r] = slice_keys(&cands[i], secs);
-			cands[i].mbs[r] = slice_stream(&cands[i], secs);
-		}
+		speed_round(&t, NULL, (size_t)n, slice, cands);
 	}
-	summarize(cands, n, rounds, &b);
+	summarize(&t, cands, n, &b);
+	speed_free(&t);
 	sb_medians(&bound, rounds);
 	print_rows(cands, n, &b);
 	print_bound();

@@ -1,55 +1,64 @@
 /* SPDX-License-Identifier: MIT */
 /* placement.c - how much each kernel's speed depends on where its key
- * sits (`make placement`): every usable kernel through the public API,
- * 8 KiB in-place calls, with the rc4tune_key at 16 offsets 0..3840 bytes
- * past a 4 KiB boundary and the data buffer where it always is.
+ * sits (`make placement`): every usable kernel through the public API, in
+ * calls of one size (8 KiB unless --size), timed through the tuner's
+ * timing core (tuner/speed.h) with its keys and buffers: the key in an
+ * rc4tune_key array at each of the core's placements in turn, separate
+ * input and output buffers.
  *
- * Rounds go over every offset and every kernel, so drift hits all alike;
- * each figure is the fastest of its rounds: another process only slows a
- * slice down, while a bad placement slows every round, so on a busy
- * machine the fastest round still shows it and the median may not.
- * Prints MB/s per offset, then each kernel's worst, best and worst/best. */
+ * Prints MB/s per placement (the median of its rounds), then the
+ * kernel's speed as the core defines it (the median as at its worst
+ * placement, what the tuner and `make bench` report), the best
+ * placement's median, their ratio and the spread within placements. */
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rc4tune.h"
-#include "benchutil.h"
+#include "tuner/speed.h"
+#include "tuner/timing.h"
 
-#define NOFF 16
-#define STEP 256
-#define BLOCK 8192
 #define MAXK 64
-#define MAXROUNDS 64
 
 struct row {
 	const char *name;
-	double mbs[NOFF][MAXROUNDS], top[NOFF];
+	unsigned long reps;
 };
 
-static _Alignas(4096) unsigned char arena[4096 * 2];
-static _Alignas(4096) unsigned char buf[BLOCK];
+static size_t block = SPEED_BUF;
 
-/* MB/s of BLOCK-byte calls for about SECS, the key at OFF in the arena. */
-static double slice(const char *name, size_t off, double secs)
+/* Seconds that REPS calls of ROW take, its key at PLACE. */
+static double run(const struct row *r, int place, unsigned long reps)
 {
-	rc4tune_key *k = (rc4tune_key *)(void *)(arena + off);
-	size_t bytes = 0;
-	double t0, t;
+	rc4tune_key *k = speed_keys(place);
+	double t0;
 
-	rc4tune_use_kernel(name);
+	rc4tune_use_kernel(r->name);
 	rc4tune_set_key(k, "0123456789abcdef", 16);
-	rc4tune_crypt(k, BLOCK, buf, buf); /* warm: state and buffer cached */
-	t0 = now();
-	do {
-		for (int r = 0; r < 8; r++)
-			rc4tune_crypt(k, BLOCK, buf, buf);
-		bytes += 8 * BLOCK;
-		t = now() - t0;
-	} while (t < secs);
+	t0 = timing_now();
+	for (unsigned long i = 0; i < reps; i++)
+		rc4tune_crypt(k, block, speed_in(), speed_out());
+	double t = timing_now() - t0;
 	rc4tune_wipe(k);
-	return bytes / t / 1e6;
+	return t;
+}
+
+/* The core's speed_slice: bytes per second, or the seam's rate. */
+static double slice(void *ctx, size_t i, int cell, int place)
+{
+	const struct row *r = (const struct row *)ctx + i;
+
+	(void)cell;
+	if (speed_seam != NULL)
+		return speed_seam(r->name, place);
+	double t = run(r, place, r->reps);
+	return (double)r->reps * (double)block / (t > 0 ? t : 1e-9);
+}
+
+static double calib_run(void *ctx, unsigned long reps)
+{
+	return run(ctx, 0, reps);
 }
 
 /* The options and kernels named into ROWS: the count of rows, 0 for
@@ -64,38 +73,42 @@ static int parse_args(int argc, char **argv, int *rounds, double *secs,
 			*rounds = atoi(argv[++a]);
 		else if (strcmp(argv[a], "--ms") == 0 && a + 1 < argc)
 			*secs = atof(argv[++a]) / 1000;
+		else if (strcmp(argv[a], "--size") == 0 && a + 1 < argc)
+			block = (size_t)atol(argv[++a]);
 		else if (n < MAXK)
 			rows[n++].name = argv[a];
 	}
-	if (*rounds < 1 || *rounds > MAXROUNDS || *secs <= 0) {
+	if (*rounds < 1 || *rounds > SPEED_MAX_ROUNDS || *secs <= 0 ||
+	    block < 1 || block > SPEED_BUF) {
 		fprintf(stderr, "usage: placement [--rounds 1..%d] [--ms MS] "
-				"[KERNEL...]\n",
-			MAXROUNDS);
+				"[--size 1..%d] [KERNEL...]\n",
+			SPEED_MAX_ROUNDS, SPEED_BUF);
 		return -1;
 	}
 	return n;
 }
 
-static void print_rows(struct row *rows, int n, int rounds)
+static void print_rows(const struct speed_table *t, const struct row *rows,
+		       int n)
 {
-	printf("MB/s at 8 KiB in-place calls, the key at OFFSET past a 4 KiB "
-	       "boundary (the fastest of %d rounds)\n%-24s", rounds, "kernel");
-	for (int o = 0; o < NOFF; o++)
-		printf(" %5d", o * STEP);
-	printf(" %6s %6s %6s\n", "worst", "best", "w/b");
+	printf("MB/s in %zu-byte calls, the key at each placement of the "
+	       "timing core (the median of %d rounds over %d placements)\n"
+	       "%-24s",
+	       block, t->rounds, SPEED_PLACES, "kernel");
+	for (int p = 0; p < SPEED_PLACES; p++)
+		printf("   at %d", p);
+	printf(" %7s %7s %6s %7s\n", "speed", "best", "s/b", "spread");
 	for (int i = 0; i < n; i++) {
-		struct row *r = &rows[i];
-		double lo = 0, hi = 0;
-		printf("%-24s", r->name);
-		for (int o = 0; o < NOFF; o++) {
-			qsort(r->mbs[o], (size_t)rounds, sizeof(double),
-			      cmp_double);
-			r->top[o] = r->mbs[o][rounds - 1];
-			lo = o == 0 || r->top[o] < lo ? r->top[o] : lo;
-			hi = r->top[o] > hi ? r->top[o] : hi;
-			printf(" %5.0f", r->top[o]);
+		struct speed s;
+		double hi = 0;
+		speed_of(t, (size_t)i, 0, &s, NULL);
+		printf("%-24s", rows[i].name);
+		for (int p = 0; p < SPEED_PLACES; p++) {
+			printf(" %6.0f", s.at[p] / 1e6);
+			hi = s.at[p] > hi ? s.at[p] : hi;
 		}
-		printf(" %6.0f %6.0f %6.3f\n", lo, hi, lo / hi);
+		printf(" %7.0f %7.0f %6.3f %6.1f%%\n", s.rate / 1e6, hi / 1e6,
+		       s.rate / hi, 100 * s.spread);
 	}
 }
 
@@ -116,27 +129,32 @@ static int all_kernels(struct row *rows)
 int main(int argc, char **argv)
 {
 	static struct row rows[MAXK];
-	int rounds = 9;
+	int rounds = 3 * SPEED_PLACES;
 	double secs = 0.002;
 	int n = parse_args(argc, argv, &rounds, &secs, rows);
+	struct speed_table t;
 
 	if (n < 0)
 		return 2;
 	if (n == 0)
 		n = all_kernels(rows);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (rc4tune_use_kernel(rows[i].name) != 0) {
 			fprintf(stderr, "placement: %s: unknown or unusable "
 					"kernel\n",
 				rows[i].name);
 			return 1;
 		}
-	memset(buf, 0x5a, sizeof buf);
+		rows[i].reps = speed_seam ? 1 : speed_calibrate(calib_run,
+								&rows[i], secs);
+	}
+	if (speed_init(&t, (size_t)n, 1) != 0) {
+		perror("placement");
+		return 1;
+	}
 	for (int r = 0; r < rounds; r++)
-		for (int o = 0; o < NOFF; o++)
-			for (int i = 0; i < n; i++)
-				rows[i].mbs[o][r] = slice(rows[i].name,
-							  (size_t)(o * STEP), secs);
-	print_rows(rows, n, rounds);
+		speed_round(&t, NULL, (size_t)n, slice, rows);
+	print_rows(&t, rows, n);
+	speed_free(&t);
 	return 0;
 }
