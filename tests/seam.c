@@ -14,7 +14,13 @@
  * kernels, as rc4tune.
  *
  * RC4TUNE_SEAM_NOISE=F: every rate times 1 + F u, u spread evenly over
- * [-1, 1) by a fixed sequence, the same every run. */
+ * [-1, 1) by a fixed sequence, the same every run.
+ *
+ * Linked into the benchmarks' seam builds too (tests/bench_seam,
+ * tests/placement_seam): there the timing core's speed_seam gives a row
+ * NAME its first rate at the placement, from the same RC4TUNE_SEAM_RATES,
+ * so that a test can hold that the tuner and the benchmarks make the same
+ * figures of the same samples. */
 #include <config.h>
 
 #include <stdint.h>
@@ -23,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include "tuner/measure.h"
+#include "tuner/speed.h"
 #include "tuner/timing.h"
 
 #define SEAM_MAX 40
@@ -74,6 +81,15 @@ static double seam_rate(const struct trial *t, int phase, double slice)
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
 		r = rates_of(t->one->info.name, t->place, RC4K_SINGLE);
 	return (r ? r[phase] : 1) * (1 + noise * jitter());
+}
+
+/* The benchmarks' rows: NAME's first rate at PLACE, as a single-stream
+ * kernel's. */
+static double seam_speed(const char *name, int place)
+{
+	const double *r = rates_of(name, place, RC4K_SINGLE);
+
+	return (r ? r[0] : 1) * (1 + noise * jitter());
 }
 
 /* One NAME[@P]=R1,R2,R3 from S into seam[nseam]: the bytes it took, or 0. */
@@ -134,4 +150,5 @@ __attribute__((constructor)) static void seam_init(void)
 	vclock = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 	timing_seam_now = seam_now;
 	measure_seam = seam_rate;
+	speed_seam = seam_speed;
 }
