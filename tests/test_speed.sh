@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_speed.sh - the tuner, `make bench` and `make placement` make the
-# same figures of the same samples (README.md, The tuner; doc/hacking.md,
+# same figures of the same samples (README.md, Kernels; doc/hacking.md,
 # Measuring): all three time through the timing core
 # (tuner/speed.h), whose speed of a kernel at a size is its median as at
 # its slowest placement.  On the seam (tests/seam.c) each gets the same
