@@ -30,3 +30,13 @@ const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one)
 		       : "its cells are not the single-stream kernel's: one "
 			 "layout family per key";
 }
+
+const char *rc4k_split_misfit(const struct rc4k *lng, const struct rc4k *shrt)
+{
+	if (lng->info.width == 0)
+		return "the kernel's keys have a layout of their own";
+	if (shrt->info.width != lng->info.width)
+		return "its cells are not the kernel's: one layout family per "
+		       "key";
+	return NULL;
+}

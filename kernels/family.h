@@ -29,4 +29,9 @@ const struct rc4k_family *rc4k_family(unsigned width);
  * else why not, in words. */
 const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one);
 
+/* NULL when SHORT may run the short calls on keys that LONG set up (a
+ * size split, rc4tune.conf(5) short_kernel): both of one family, whose
+ * cells they share; else why not, in words. */
+const char *rc4k_split_misfit(const struct rc4k *lng, const struct rc4k *shrt);
+
 #endif

@@ -263,6 +263,18 @@ static int on_entry(void *user, const char *section, const char *name,
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
+	struct rc4_conf_value *split =
+		slot < 0 ? NULL
+		: strcmp(name, RC4_CONF_SHORT_KERNEL) == 0
+			? &r->conf->short_kernel[slot]
+		: strcmp(name, RC4_CONF_SHORT_BELOW) == 0
+			? &r->conf->short_below[slot]
+			: NULL;
+	if (split != NULL) {
+		snprintf(split->name, sizeof split->name, "%s", value);
+		split->line = r->line;
+		split->own = true;
+	}
 	bool also;
 	for (int kind = rc4k_kind_of_key(name, 0, &also); kind < RC4K_KINDS;
 	     kind = rc4k_kind_of_key(name, kind + 1, &also)) {
@@ -366,6 +378,22 @@ char *rc4_conf_load(const char *path, size_t *len)
 
 	*len = 0;
 	return load(path, len, &missing, why, sizeof why);
+}
+
+int rc4_conf_bytes(const char *value, size_t *bytes)
+{
+	size_t n = 0;
+
+	/* digits only: no sign, blank, base prefix or unit that strtoul
+	 * would take or stop at */
+	if (*value == '\0' || strspn(value, "0123456789") != strlen(value))
+		return -1;
+	for (; *value != '\0' && n <= RC4_CONF_SHORT_MAX; value++)
+		n = n * 10 + (size_t)(*value - '0');
+	if (n == 0 || n > RC4_CONF_SHORT_MAX)
+		return -1;
+	*bytes = n;
+	return 0;
 }
 
 int rc4_conf_check(const char *buf, size_t len, int *line, char *why,

@@ -42,8 +42,28 @@ struct rc4_conf {
 	/* How many other CPUs' [cpu ...] sections set each kind's key: a
 	 * file tuned on another machine. */
 	int others[RC4K_KINDS];
+	/* The size split of each section's kernel (short_kernel and
+	 * short_below), as the single kind's values: "" and line 0 when the
+	 * key is not there.  rc4_split_resolve (select.h) judges them. */
+	struct rc4_conf_value short_kernel[RC4_CONF_SECTIONS],
+		short_below[RC4_CONF_SECTIONS];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
+
+/* The keys of a size split (rc4tune.conf(5), short_kernel): calls shorter
+ * than short_below bytes, on keys the section's kernel set up, run
+ * short_kernel.  They are no kind of their own: nothing selects a short
+ * kernel but the section whose kernel is chosen. */
+#define RC4_CONF_SHORT_KERNEL "short_kernel"
+#define RC4_CONF_SHORT_BELOW "short_below"
+/* short_below's largest value: longer calls are bulk, where one kernel
+ * serves (and a size_t of every target holds it). */
+#define RC4_CONF_SHORT_MAX 1073741824 /* 1 GiB; a plain number, so that
+					* messages can say it */
+
+/* VALUE as short_below: decimal digits only, 1 to RC4_CONF_SHORT_MAX,
+ * into *BYTES; 0, or -1 when it is not such a number. */
+int rc4_conf_bytes(const char *value, size_t *bytes);
 
 /* What --check-conf sees of a file the reader accepts so far.  Members
  * may be NULL. */

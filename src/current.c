@@ -14,6 +14,12 @@
 #include "select.h"
 
 static _Atomic(const struct rc4k_info *) current[RC4K_KINDS];
+/* No split: what a process has before its first use, and after
+ * rc4tune_use_kernel; the first use's, written once before it is
+ * published. */
+static const struct rc4_split no_split;
+static struct rc4_split first_split;
+_Atomic(const struct rc4_split *) rc4_split_now = &no_split;
 /* Held while a first use selects; a kind never used is never selected. */
 static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
 
@@ -33,12 +39,19 @@ static const struct rc4k_info *choose(enum rc4k_kind kind,
 	char trail[RC4_TRAIL_MAX];
 	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
 
+	struct rc4_choice how;
+
 	rc4_select_live(&in, &cpu);
 	in.one = one;
-	const struct rc4k_info *k = rc4_select(kind, &in, loud ? trail : NULL,
-					       sizeof trail);
+	const struct rc4k_info *k = rc4_select_how(
+		kind, &in, loud ? trail : NULL, sizeof trail, &how);
 	if (loud)
 		rc4_trail_print(stderr, "librc4tune: ", trail);
+	if (how.split.below > 0) {
+		first_split = how.split;
+		atomic_store_explicit(&rc4_split_now, &first_split,
+				      memory_order_release);
+	}
 	errno = saved;
 	return k;
 }
@@ -76,6 +89,10 @@ static int use(enum rc4k_kind kind, const char *name)
 		return -1;
 	}
 	atomic_store_explicit(&current[kind], k, memory_order_release);
+	/* one kernel named: no split (keys it set up run it at every size) */
+	if (kind == RC4K_SINGLE)
+		atomic_store_explicit(&rc4_split_now, &no_split,
+				      memory_order_release);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include "kernels/family.h"
 #include "kernels/wipe.h"
@@ -51,6 +52,15 @@ void rc4_key_set(const struct rc4k *k, rc4tune_key *key, const void *data,
 	key->kernel = k;
 }
 
+const struct rc4k *rc4_crypt_kernel(const rc4tune_key *key, size_t len)
+{
+	/* without a split BELOW is 0: one compare, never taken */
+	const struct rc4_split *s =
+		atomic_load_explicit(&rc4_split_now, memory_order_acquire);
+
+	return len < s->below && key->kernel == s->lng ? s->shrt : key->kernel;
+}
+
 void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 {
 	if (len == 0)
@@ -60,8 +70,7 @@ void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
 		errno = EINVAL;
 		return;
 	}
-	const struct rc4k *k = key->kernel;
-	k->crypt(state_of(key), len, in, out);
+	rc4_crypt_kernel(key, len)->crypt(state_of(key), len, in, out);
 	rc4k_wipe_below(CRYPT_BELOW);
 }
 
@@ -85,11 +94,11 @@ void rc4tune_skip(rc4tune_key *key, size_t n)
 		errno = EINVAL;
 		return;
 	}
-	const struct rc4k *k = key->kernel;
 	size_t used = n < sizeof buf ? n : sizeof buf;
 	while (n > 0) {
 		size_t step = n < sizeof buf ? n : sizeof buf;
-		k->crypt(state_of(key), step, buf, buf);
+		rc4_crypt_kernel(key, step)->crypt(state_of(key), step, buf,
+						   buf);
 		n -= step;
 	}
 	rc4k_wipe(buf, used);
@@ -150,8 +159,9 @@ void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
 		const struct rc4k *k = keys[i].kernel;
 		if (rc4k_misfit(&b->info, k) != NULL || b->info.width == 0) {
 			/* another family's key; or serial, which runs each
-			 * key on its own kernel */
-			k->crypt(state_of(&keys[i]), len, in[i], out[i]);
+			 * key as rc4tune_crypt does */
+			rc4_crypt_kernel(&keys[i], len)
+				->crypt(state_of(&keys[i]), len, in[i], out[i]);
 			continue;
 		}
 		st[m] = state_of(&keys[i]);

@@ -8,6 +8,12 @@
 #include "kernels/batch.h"
 #include "rc4tune.h"
 
+/* The kernel that a call of LEN bytes on KEY (set up) runs: the key's
+ * own, or the short kernel of the split in use (rc4_split_now) when the
+ * call is shorter than its threshold and the key is the split's long
+ * kernel's.  What rc4tune_crypt, rc4tune_skip and serial streams run. */
+const struct rc4k *rc4_crypt_kernel(const rc4tune_key *key, size_t len);
+
 /* rc4tune_set_key with K, the arguments checked by the caller. */
 void rc4_key_set(const struct rc4k *k, rc4tune_key *key, const void *data,
 		 size_t len);

@@ -31,6 +31,10 @@ struct sel {
  * into the trail, so that a huge value cannot push the choice out. */
 #define SHOWN_MAX 64
 
+/* A number macro's digits, as a string. */
+#define SHOWN_(x) #x
+#define SHOWN(x) SHOWN_(x)
+
 void rc4_printable(char *s)
 {
 	for (; *s != '\0'; s++)
@@ -179,6 +183,76 @@ static const char *from_heuristic(struct sel *s)
 	return k ? k->name : NULL;
 }
 
+int rc4_split_resolve(
+	const struct rc4_conf *conf, int slot, const struct rc4k *lng,
+	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
+	struct rc4_split *split, const char **why, int *line)
+{
+	const struct rc4_conf_value *k = &conf->short_kernel[slot],
+				    *b = &conf->short_below[slot];
+	const struct rc4k_info *shrt;
+
+	if (k->line == 0 && b->line == 0)
+		return 0;
+	*line = k->line != 0 ? k->line : b->line;
+	*why = k->line == 0   ? "short_below without short_kernel"
+	       : b->line == 0 ? "short_kernel without short_below"
+			      : NULL;
+	if (*why == NULL && rc4_conf_bytes(b->name, &split->below) != 0) {
+		*line = b->line;
+		*why = "short_below is not a whole number of bytes from 1 to "
+		       SHOWN(RC4_CONF_SHORT_MAX);
+	}
+	if (*why == NULL &&
+	    (shrt = rc4_kernel_usable(RC4K_SINGLE, k->name, find, why)) == NULL &&
+	    *why == NULL)
+		*why = "unknown kernel";
+	if (*why == NULL)
+		*why = rc4k_split_misfit(lng, rc4k_single(shrt));
+	if (*why != NULL)
+		return -1;
+	split->lng = lng;
+	split->shrt = rc4k_single(shrt);
+	split->line = k->line;
+	return 1;
+}
+
+/* The config section each config step reads, by enum rc4_source; -1
+ * for the other steps. */
+static int slot_of(enum rc4_source from)
+{
+	return from == RC4_FROM_PIN	  ? RC4_CONF_PIN
+	       : from == RC4_FROM_CPU	  ? RC4_CONF_CPU
+	       : from == RC4_FROM_DEFAULT ? RC4_CONF_DEFAULT
+					  : -1;
+}
+
+/* The split of the section from which kernel K was chosen, into HOW, and
+ * the trail says it or why it is passed over.  Only a config step's:
+ * RC4TUNE_KERNEL and the rules name one kernel. */
+static void split_of(struct sel *s, enum rc4_source from, const struct rc4k *k,
+		     struct rc4_choice *how)
+{
+	const char *why;
+	int line, slot = slot_of(from);
+
+	how->split = (struct rc4_split){ 0 };
+	if (slot < 0 || s->kind != RC4K_SINGLE)
+		return;
+	int r = rc4_split_resolve(&s->conf, slot, k, s->in->find, &how->split,
+				  &why, &line);
+	if (r > 0)
+		say(s, "split: calls shorter than %zu bytes run %s (config "
+		       "line %d), longer ones %s",
+		    how->split.below, how->split.shrt->info.name, line,
+		    k->info.name);
+	else if (r < 0)
+		say(s, "split: config line %d: \"%.*s\": %s; no split", line,
+		    SHOWN_MAX, s->conf.short_kernel[slot].name, why);
+	if (r <= 0)
+		how->split = (struct rc4_split){ 0 };
+}
+
 /* The precedence, first to last (enum rc4_source's order); the portable
  * default comes after. */
 static const char *(*const precedence[])(struct sel *) = {
@@ -220,7 +294,8 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		if (k != NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
-						    s.conf_rc };
+						    s.conf_rc, { 0 } };
+			split_of(&s, (enum rc4_source)i, rc4k_single(k), how);
 			return k;
 		}
 		bool cut = strlen(name) > SHOWN_MAX;
@@ -228,7 +303,7 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		    cut ? "..." : "", why ? why : "unknown ", why ? "" : ki->what);
 	}
 	say(&s, "chosen: %s (portable default)", ki->fallback->name);
-	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s.conf_rc };
+	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s.conf_rc, { 0 } };
 	return ki->fallback;
 }
 

@@ -8,7 +8,9 @@
  * 3 (any unit); "NAME@P=R1,R2,R3" its rates at placement P alone (0 ..
  * SPEED_PLACES - 1), over NAME='s; "NAME/CALL=R1,R2,R3" a batch
  * kernel's rates for one call (set_keys or crypt_many) alone, over
- * NAME='s (not combined with @P).  Every kernel not named runs at rate
+ * NAME='s (not combined with @P); "NAME:BYTES=R1,R2,R3" a single-stream
+ * kernel's rates in the cell of BYTES-byte calls alone (16 .. 8192), over
+ * NAME='s (not combined with @P or /CALL).  Every kernel not named runs at rate
  * 1, but serial, which runs at the rates of the single-stream kernel it
  * runs (the single kind's winner).  Unset: the real clock and the real
  * kernels, as rc4tune.
@@ -39,6 +41,7 @@ static struct {
 	char name[48];
 	int place; /* -1: every placement */
 	int kind;  /* -1: every call */
+	size_t bytes; /* 0: every cell */
 	double rate[MEASURE_PHASES];
 } seam[SEAM_MAX];
 static int nseam;
@@ -58,16 +61,20 @@ static double seam_now(void)
 	return vclock;
 }
 
-/* NAME's rates at PLACE for KIND, or NULL when NAME is not named. */
-static const double *rates_of(const char *name, int place, int kind)
+/* NAME's rates at PLACE for KIND in a cell of BYTES-byte calls (0: a
+ * cell of keys, or a batch call's), or NULL when NAME is not named. */
+static const double *rates_of(const char *name, int place, int kind,
+			      size_t bytes)
 {
 	const double *any = NULL;
 
 	for (int i = 0; i < nseam; i++)
 		if (strcmp(seam[i].name, name) == 0) {
-			if (seam[i].place == place || seam[i].kind == kind)
+			if (seam[i].place == place || seam[i].kind == kind ||
+			    (seam[i].bytes > 0 && seam[i].bytes == bytes))
 				return seam[i].rate;
-			if (seam[i].place < 0 && seam[i].kind < 0)
+			if (seam[i].place < 0 && seam[i].kind < 0 &&
+			    seam[i].bytes == 0)
 				any = seam[i].rate;
 		}
 	return any;
@@ -75,11 +82,14 @@ static const double *rates_of(const char *name, int place, int kind)
 
 static double seam_rate(const struct trial *t, int phase, double slice)
 {
-	const double *r = rates_of(t->k->name, t->place, t->kind);
+	size_t bytes = t->kind == RC4K_SINGLE
+			       ? measure_benches[RC4K_SINGLE].cells[t->cell].bytes
+			       : 0;
+	const double *r = rates_of(t->k->name, t->place, t->kind, bytes);
 
 	vclock += slice;
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
-		r = rates_of(t->one->info.name, t->place, RC4K_SINGLE);
+		r = rates_of(t->one->info.name, t->place, RC4K_SINGLE, 0);
 	return (r ? r[phase] : 1) * (1 + noise * jitter());
 }
 
@@ -98,11 +108,17 @@ static int parse_one(const char *s)
 	const char *p = s;
 	double *r = seam[nseam].rate;
 	int n = 0, place = -1, kind = -1;
+	unsigned long bytes = 0;
 	char call[16];
 
-	if (sscanf(p, " %47[^=@/ ]%n", seam[nseam].name, &n) != 1)
+	if (sscanf(p, " %47[^=@/: ]%n", seam[nseam].name, &n) != 1)
 		return 0;
 	p += n;
+	if (*p == ':') {
+		if (sscanf(p, ":%lu%n", &bytes, &n) != 1 || bytes == 0)
+			return 0;
+		p += n;
+	}
 	if (*p == '/') {
 		if (sscanf(p, "/%15[^=]%n", call, &n) != 1)
 			return 0;
@@ -124,6 +140,7 @@ static int parse_one(const char *s)
 		return 0;
 	seam[nseam].place = place;
 	seam[nseam].kind = kind;
+	seam[nseam].bytes = bytes;
 	return (int)(p + n - s);
 }
 

@@ -347,10 +347,79 @@ void decide_family(const struct measurement *single, struct choice *c,
 	c->kernel = pick;
 }
 
+/* The bar a split's short kernel A must clear over kernel B in each cell:
+ * twice the standard error of the median of their ratio, as noise()
+ * reckons it, with the ratio's spread taken from each one's round
+ * spread (a cell's own rounds are not kept), at least C's window. */
+static double split_bar(const struct measurement *m, const struct choice *c,
+			const struct kresult *a, const struct kresult *b)
+{
+	int n = m->rounds > 0 ? m->rounds : 1;
+
+	return fmax(c->window,
+		    2 * 1.2533 * hypot(a->spread, b->spread) / sqrt(n));
+}
+
+/* Kernel A of M for the cells below cell T, B above, as a split: what it
+ * makes of B's score (the workload's weighted geometric mean, in which
+ * only those cells change). */
+static double split_gain(const struct measurement *m, const struct kresult *a,
+			 const struct kresult *b, int t)
+{
+	const double *w = m->bench->weight[m->workload];
+	double lg = 0, sum = 0;
+
+	for (int i = 0; i < m->bench->ncells; i++) {
+		sum += w[i];
+		if (i < t)
+			lg += w[i] * log(a->rate[i] / b->rate[i]);
+	}
+	return sum > 0 ? exp(lg / sum) : 1;
+}
+
+/* The best split with kernel A of M under C's kernel B into S, if it
+ * gains more than S's gain so far: the cell boundaries T (a cell of
+ * bytes at and above, one below) under which A beat B in every cell. */
+static void split_try(const struct measurement *m, const struct choice *c,
+		      size_t a, struct split *s)
+{
+	const struct kresult *ka = &m->kr[a], *kb = &m->kr[c->kernel];
+	const struct cell *cell = m->bench->cells;
+	double bar = split_bar(m, c, ka, kb);
+
+	for (int t = 1; t < m->bench->ncells && cell[t].bytes > 0; t++) {
+		if (cell[t - 1].bytes == 0 ||
+		    ka->rate[t - 1] <= kb->rate[t - 1] * (1 + bar))
+			return;
+		double gain = split_gain(m, ka, kb, t);
+		if (gain <= s->gain)
+			continue;
+		*s = (struct split){ a, cell[t].bytes, t, { 0 }, bar, gain };
+		for (int i = 0; i < t; i++)
+			s->ratio[i] = ka->rate[i] / kb->rate[i];
+	}
+}
+
+void decide_split(const struct measurement *m, const struct choice *c,
+		  struct split *s)
+{
+	const struct rc4k *lng = rc4k_single(m->kr[c->kernel].k);
+
+	/* a split must gain more than the window, or it is none */
+	*s = (struct split){ .gain = 1 + c->window };
+	for (size_t i = 0; !c->uncertain && i < m->n; i++)
+		if (i != c->kernel && m->kr[i].status == KERNEL_OK &&
+		    rc4k_split_misfit(lng, rc4k_single(m->kr[i].k)) == NULL)
+			split_try(m, c, i, s);
+	if (s->below == 0)
+		*s = (struct split){ 0 };
+}
+
 int decide_calls(struct decision *d, const struct measurement *const *got,
 		 const struct measurement *all, const struct rc4_record *prior,
 		 const char *const *heuristic, const struct rc4k *one)
 {
+	d->split = (struct split){ 0 };
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		d->use[k] = got[k];
 		if (got[k] == NULL)
@@ -368,6 +437,7 @@ int decide_calls(struct decision *d, const struct measurement *const *got,
 		decide_family(d->use[k], &d->choice[k],
 			      got[RC4K_SET_KEYS] ? &all[RC4K_SET_KEYS] : NULL,
 			      got[RC4K_CRYPT_MANY] ? &all[RC4K_CRYPT_MANY] : NULL);
+		decide_split(d->use[k], &d->choice[k], &d->split);
 		one = rc4k_single(d->use[k]->kr[d->choice[k].kernel].k);
 	}
 	return 0;

@@ -50,6 +50,27 @@ void decide_family(const struct measurement *single, struct choice *c,
 		   const struct measurement *set_keys,
 		   const struct measurement *crypt_many);
 
+/* A size split of the single kind (rc4tune.conf(5), short_kernel): the
+ * calls shorter than BELOW bytes run SHORT (in the measurement's kr),
+ * of the chosen kernel's family; BELOW 0: none.  The figures it was
+ * written on: in each cell below, SHORT's rate over the chosen kernel's,
+ * every one above the bar (the noise, at least the tie window); and the
+ * workload's score with the split over the score without. */
+struct split {
+	size_t kernel;
+	size_t below;
+	int cells; /* cells 0 .. CELLS - 1 run SHORT */
+	double ratio[MEASURE_MAX_CELLS];
+	double bar, gain;
+};
+
+/* S for C, the choice from single-stream M: the split whose score is the
+ * best, among kernels of C's family that beat C's kernel by more than the
+ * bar in every cell below a cell boundary, whose gain is more than the
+ * window; none where C is uncertain, or none gains so. */
+void decide_split(const struct measurement *m, const struct choice *c,
+		  struct split *s);
+
 /* What one pass of --generate-conf writes, for the three calls at once:
  * each choice and the figures it was made from. */
 struct decision {
@@ -59,11 +80,12 @@ struct decision {
 	const struct measurement *use[RC4K_KINDS];
 	struct measurement fit[RC4K_KINDS];
 	struct choice choice[RC4K_KINDS];
+	struct split split; /* the single kind's, made after decide_family */
 };
 
 /* D for the kinds measured (GOT[k] not NULL; ALL[k] every kernel's
  * figures) against PRIOR (the section's record, or NULL): the single kind
- * by decide, then decide_family, then each batch kind by decide among the
+ * by decide, then decide_family and decide_split, then each batch kind by decide among the
  * kernels that fit the kernel chosen (ONE where the single kind is not
  * measured).  0, or -1 after saying why (out of memory); either way
  * decide_free(D) afterwards. */

@@ -150,6 +150,58 @@ static const struct flow {
 };
 enum { NFLOWS = sizeof flows / sizeof flows[0] };
 
+/* The section of E's file whose KIND key is at LINE; NULL if none. */
+static const struct rc4_section *holder(const struct explanation *e,
+					int kind, int line)
+{
+	for (size_t i = 0; i < e->owners.ss.n; i++)
+		if (e->owners.ss.s[i].key[kind].line == line)
+			return &e->owners.ss.s[i];
+	return NULL;
+}
+
+/* The figures the tuner wrote the single kind's split in use on: its
+ * section's record split, when it is the tuner's and the split is the
+ * one the library took; else NULL. */
+static const struct rc4_record_split *split_figures(const struct explanation *e)
+{
+	const struct rc4_choice *how = &e->kind[RC4K_SINGLE].how;
+	const struct rc4_section *h =
+		how->source == RC4_FROM_CPU && how->split.below > 0
+			? holder(e, RC4K_SINGLE, how->line)
+			: NULL;
+	const struct rc4_record_split *sp = h ? &h->record.split : NULL;
+
+	return sp && h->record.owner == RC4_OWNER_TUNER && sp->present &&
+			       sp->below == how->split.below &&
+			       strcmp(sp->value, how->split.shrt->info.name) == 0
+		       ? sp
+		       : NULL;
+}
+
+/* The split in use, as a line of --explain's text: the threshold, both
+ * kernels, and the figures the tuner chose it on. */
+static void split_text(const struct explanation *e)
+{
+	const struct rc4_split *sp = &e->kind[RC4K_SINGLE].how.split;
+	const struct rc4_record_split *f = split_figures(e);
+	const char *lng = sp->lng ? sp->lng->info.name : "";
+
+	if (sp->below == 0)
+		return;
+	printf("split: calls shorter than %zu bytes run %s, longer ones %s",
+	       sp->below, sp->shrt->info.name, lng);
+	if (f == NULL) {
+		printf(" (set by a person: no figures)\n");
+		return;
+	}
+	printf(": %s measured", sp->shrt->info.name);
+	for (int i = 0; i < f->n; i++)
+		printf("%s %.3fx %s's rate at %lu bytes", i ? "," : "",
+		       f->cell[i].ratio, lng, f->cell[i].bytes);
+	printf("; the workload's score %.3fx its score without it\n", f->gain);
+}
+
 static void print_text(const struct explanation *e)
 {
 	for (int k = 0; k < RC4K_KINDS; k++) {
@@ -158,6 +210,8 @@ static void print_text(const struct explanation *e)
 			printf("%s ", rc4k_kinds[k].key);
 		printf("%s\n", e->kind[k].k->name);
 		rc4_trail_print(stdout, "  ", e->kind[k].trail);
+		if (k == RC4K_SINGLE)
+			split_text(e);
 	}
 	for (int i = 0; i < NFLOWS; i++) {
 		const char *run = e->kind[flows[i].run].k->name;
@@ -182,16 +236,6 @@ static const char *const owner_words[] = {
 	[RC4_OWNER_EDITED] = "edited", [RC4_OWNER_UNTRUSTED] = "untrusted",
 };
 
-/* The section of E's file whose KIND key is at LINE; NULL if none. */
-static const struct rc4_section *holder(const struct explanation *e,
-					int kind, int line)
-{
-	for (size_t i = 0; i < e->owners.ss.n; i++)
-		if (e->owners.ss.s[i].key[kind].line == line)
-			return &e->owners.ss.s[i];
-	return NULL;
-}
-
 /* The lines of TRAIL as a JSON array. */
 static void json_trail(const char *trail)
 {
@@ -206,6 +250,33 @@ static void json_trail(const char *trail)
 		sep = ",";
 	}
 	printf("]");
+}
+
+/* The single kind's split in use as a JSON member: null, or the
+ * threshold, the short kernel, its line, and the tuner's figures (null
+ * for a person's split). */
+static void json_split(const struct explanation *e)
+{
+	const struct rc4_split *sp = &e->kind[RC4K_SINGLE].how.split;
+	const struct rc4_record_split *f = split_figures(e);
+
+	printf(",\n    \"split\": ");
+	if (sp->below == 0) {
+		printf("null");
+		return;
+	}
+	printf("{\"short_kernel\": ");
+	json_string(stdout, sp->shrt->info.name);
+	printf(", \"short_below\": %zu, \"line\": %d, \"gain\": ", sp->below,
+	       sp->line);
+	printf(f ? "%.3f" : "null", f ? f->gain : 0);
+	printf(", \"ratios\": ");
+	if (f == NULL)
+		printf("null");
+	for (int i = 0; f && i < f->n; i++)
+		printf("%s\"%lu\": %.3f", i ? ", " : "{", f->cell[i].bytes,
+		       f->cell[i].ratio);
+	printf("%s}", f ? "}" : "");
 }
 
 /* Kind K's choice as a JSON member: where its kernel came from, and for
@@ -241,6 +312,8 @@ static void json_kind(const struct explanation *e, int k)
 	json_string_or_null(stdout, rk && rk->uncertain ? rk->why : NULL);
 	printf(",\n    \"rule\": ");
 	json_string_or_null(stdout, x->rule);
+	if (k == RC4K_SINGLE)
+		json_split(e);
 	printf(",\n    \"trail\": ");
 	json_trail(x->trail);
 	printf("\n  }");

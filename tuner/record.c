@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "iniline.h"
-#include "inibuild.h" /* RC4_CONF_MAX_LINE */
+#include "conf.h" /* RC4_CONF_MAX_LINE, the split's keys */
 #include "record.h"
 #include "memstream.h"
 
@@ -225,6 +225,74 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 	}
 }
 
+/* Whether S starts with a ratio as the writer writes a split's: digits,
+ * a point and three digits, above 1 (a split wins by more than the tie
+ * window) and below 1000; *END after it. */
+static bool ratio_ok(const char *s, double *v, char **end)
+{
+	size_t d = strspn(s, "0123456789");
+
+	*v = strtod(s, end);
+	return d >= 1 && d <= 3 && s[d] == '.' &&
+	       strspn(s + d + 1, "0123456789") == 3 && *end == s + d + 4 &&
+	       *v > 1;
+}
+
+/* Whether S is a number of bytes as the writer writes one: digits, from
+ * 1 (no leading zero), at most short_below's limit, into *N. */
+static bool bytes_ok(const char *s, unsigned long *n)
+{
+	size_t d = strspn(s, "0123456789");
+
+	*n = strtoul(s, NULL, 10);
+	return d >= 1 && d <= 10 && s[d] == '\0' && s[0] != '0' &&
+	       *n <= RC4_CONF_SHORT_MAX;
+}
+
+/* "BYTES:RATIO,BYTES:RATIO..." into SP, in increasing BYTES below its
+ * threshold, or the record is not the tuner's. */
+static void split_cells(struct reading *g, struct rc4_record_split *sp,
+			const char *s)
+{
+	char num[16];
+	char *end;
+
+	for (sp->n = 0; *s != '\0' && !g->bad; s = end + (*end == ',')) {
+		size_t len = strcspn(s, ":");
+		struct rc4_record_cell *e = &sp->cell[sp->n];
+		g->bad |= sp->n == RC4_RECORD_SPLIT_CELLS || len >= sizeof num ||
+			  s[len] != ':';
+		if (g->bad)
+			return;
+		snprintf(num, sizeof num, "%.*s", (int)len, s);
+		g->bad |= !bytes_ok(num, &e->bytes) ||
+			  !ratio_ok(s + len + 1, &e->ratio, &end) ||
+			  (*end != ',' && *end != '\0') || e->bytes >= sp->below ||
+			  (sp->n > 0 && e->bytes <= sp->cell[sp->n - 1].bytes);
+		sp->n++;
+	}
+	g->bad |= sp->n == 0;
+}
+
+/* The split line T (N bytes) into SP. */
+static void split_line(struct reading *g, struct rc4_record_split *sp,
+		       const char *t, size_t n)
+{
+	char buf[RC4_CONF_MAX_LINE + 1], *end;
+
+	g->bad |= sp->present; /* one split line a record */
+	sp->present = true;
+	g->bad |= !field(t, n, "short", sp->value, sizeof sp->value, &g->bad) ||
+		  !name_ok(sp->value) ||
+		  !field(t, n, "below", buf, sizeof buf, &g->bad) ||
+		  !bytes_ok(buf, &sp->below) ||
+		  !field(t, n, "gain", buf, sizeof buf, &g->bad) ||
+		  !ratio_ok(buf, &sp->gain, &end) || *end != '\0' ||
+		  !field(t, n, "ratios", buf, sizeof buf, &g->bad);
+	if (!g->bad)
+		split_cells(g, sp, buf);
+}
+
 /* A result or history line T into K. */
 static void key_line(struct reading *g, struct rc4_record_key *k,
 		     const char *t, size_t n)
@@ -258,6 +326,10 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 		g->bad |= !field(t, n, "by", r->by, sizeof r->by, &g->bad) ||
 			  !version_ok(r->by);
 		field(t, n, "sum", g->sum, sizeof g->sum, &g->bad);
+		return;
+	}
+	if (is_type(t, n, "split")) {
+		split_line(g, &r->split, t, n);
 		return;
 	}
 	if (!is_type(t, n, "result") && !is_type(t, n, "history"))
@@ -388,14 +460,28 @@ static const char *key_of(int k, bool shared)
 	return also;
 }
 
+/* SP's split line: 0, or -1 when the write failed. */
+static int split_write(FILE *f, const struct rc4_record_split *sp)
+{
+	int bad = fprintf(f, RC4_RECORD_PREFIX "split short=%s below=%lu "
+			  "gain=%.3f ratios=",
+			  sp->value, sp->below, sp->gain) < 0;
+
+	for (int i = 0; i < sp->n; i++)
+		bad |= fprintf(f, "%s%lu:%.3f", i ? "," : "", sp->cell[i].bytes,
+			       sp->cell[i].ratio) < 0;
+	return bad | (fputc('\n', f) == EOF) ? -1 : 0;
+}
+
 /* R's record lines, written AT, with a checksum of zeros, each kind's
- * under key_of(SHARED): 0, or -1 when a write failed. */
+ * under key_of(SHARED): 0, or -1 when a write failed.  The split line
+ * after the results, in format 2. */
 static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
 	int bad = fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
-		RC4_RECORD_VERSION, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
-		SUM_DIGITS, 0) < 0;
+		r->split.present ? RC4_RECORD_VERSION_SPLIT : RC4_RECORD_VERSION,
+		r->at, r->by[0] ? r->by : PACKAGE_VERSION, SUM_DIGITS, 0) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (r->key[k].present && key_of(k, shared) != NULL)
 			bad |= fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
@@ -403,6 +489,8 @@ static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 				key_of(k, shared), r->key[k].value,
 				r->key[k].uncertain ? "uncertain" : "high",
 				r->key[k].why) < 0;
+	if (r->split.present)
+		bad |= split_write(f, &r->split) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		for (int i = 0; i < r->key[k].nruns; i++)
 			/* a run without leaders: nothing to read */
@@ -447,11 +535,18 @@ static char *build(const char *name, const struct rc4_record *r,
 	bad |= record_write(f, r, shared) < 0;
 	if (comment != NULL)
 		bad |= fputs(comment, f) < 0;
-	/* `kernel = NAME` last: the line people and scripts look for. */
-	for (int k = RC4K_KINDS - 1; k >= 0; k--)
+	/* `kernel = NAME` last: the line people and scripts look for; its
+	 * split just before it. */
+	for (int k = RC4K_KINDS - 1; k >= 0; k--) {
+		if (k == RC4K_SINGLE && r->split.present)
+			bad |= fprintf(f, "%s = %lu\n%s = %s\n",
+				       RC4_CONF_SHORT_BELOW, r->split.below,
+				       RC4_CONF_SHORT_KERNEL,
+				       r->split.value) < 0;
 		if (r->key[k].present && key_of(k, shared) != NULL)
 			bad |= fprintf(f, "%s = %s\n", key_of(k, shared),
 				       r->key[k].value) < 0;
+	}
 	if ((rc4_memstream_close(f) != 0) | bad || text == NULL) {
 		free(text);
 		errno = ENOMEM;

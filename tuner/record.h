@@ -10,6 +10,14 @@
  *   ;@ history key=kernel at=2026-12-01T00:23:05Z confidence=high scores=char-16x-sse41:1.000,...
  *   kernel = char-16x-sse41
  *
+ * A section with a size split is format 2 (v=2), with a split line after
+ * the results and its two keys before the kernel's:
+ *
+ *   ;@ split short=long-16x-sse41 below=1024 gain=1.031 ratios=16:1.078,...
+ *   short_below = 1024
+ *   short_kernel = long-16x-sse41
+ *   kernel = int-ring4-asm
+ *
  * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
  * fields.  One grammar both ways: the reader takes a sealed record as the
  * tuner's only when rc4_section_build writes exactly its record and key
@@ -24,6 +32,10 @@
 #include "kernels/kernel.h"
 
 #define RC4_RECORD_VERSION 1
+/* The format of a record that carries a size split (its split line and
+ * the short_kernel and short_below keys); one without stays format 1,
+ * byte for byte, so that earlier versions read it as before. */
+#define RC4_RECORD_VERSION_SPLIT 2
 #define RC4_RECORD_PREFIX ";@ "
 /* Runs a key's history keeps, newest first, and kernels each run lists:
  * a few lines per key under the reader's line limit, so a fleet's file
@@ -32,6 +44,9 @@
 #define RC4_RECORD_LEADERS 4
 #define RC4_RECORD_NAME_MAX 40
 #define RC4_RECORD_TIME_MAX 21 /* "2026-12-01T00:23:05Z" */
+/* Cells a split line lists: those below its threshold, of the six the
+ * single kind is timed on. */
+#define RC4_RECORD_SPLIT_CELLS 5
 
 /* Whose a section is.  Only the tuner's may a tuner run replace. */
 enum rc4_owner {
@@ -64,6 +79,20 @@ struct rc4_record {
 		int nruns;
 		struct rc4_record_run run[RC4_RECORD_RUNS];
 	} key[RC4K_KINDS];
+	/* The single kind's size split, and the figures it was written on
+	 * (decide.h, struct split): each cell below, by its bytes, with the
+	 * short kernel's rate over the kernel's; the score's gain. */
+	struct rc4_record_split {
+		bool present;
+		char value[RC4_RECORD_NAME_MAX]; /* short_kernel */
+		unsigned long below;             /* short_below */
+		double gain;
+		int n;
+		struct rc4_record_cell {
+			unsigned long bytes;
+			double ratio;
+		} cell[RC4_RECORD_SPLIT_CELLS];
+	} split;
 };
 
 /* The record of the section whose LEN bytes at TEXT start with its

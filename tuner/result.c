@@ -17,6 +17,31 @@ void result_free(struct result *r)
 	decide_free(&r->dec);
 }
 
+/* What result_written says of the split: 0 when CONF (the text written
+ * to PATH, as the library read it) gives this CPU's kernel T's split, or
+ * no split where T wrote none; else -1 after saying why. */
+static int split_written(const struct result *t, const char *path,
+			 const struct rc4_conf *conf)
+{
+	const struct split *s = &t->dec.split;
+	const struct rc4_conf_value *k = &conf->short_kernel[RC4_CONF_CPU],
+				    *b = &conf->short_below[RC4_CONF_CPU];
+	size_t below = 0;
+
+	if (t->dec.use[RC4K_SINGLE] == NULL ||
+	    (s->below == 0 && k->line == 0 && b->line == 0))
+		return 0;
+	if (s->below > 0 && rc4_conf_bytes(b->name, &below) == 0 &&
+	    below == s->below &&
+	    strcmp(k->name, t->dec.use[RC4K_SINGLE]->kr[s->kernel].k->name) == 0)
+		return 0;
+	fprintf(stderr, "rc4tune: error: %s: written, but the library reads "
+			"%s = %s, %s = %s from it; see rc4tune --check-conf %s\n",
+		path, RC4_CONF_SHORT_KERNEL, k->name, RC4_CONF_SHORT_BELOW,
+		b->name, path);
+	return -1;
+}
+
 /* The library takes a config whole or not at all: fail when the text just
  * written (this section, or another line kept as it was) would not give
  * this CPU the kernels measured, so a postinst hears that the tuning has
@@ -57,7 +82,7 @@ int result_written(const char *path, void *arg)
 		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
 		return -1;
 	}
-	return 0;
+	return split_written(t, path, &conf);
 }
 
 /* This run of M as the record's history keeps it: its leading kernels,
@@ -87,6 +112,25 @@ static void this_run(struct rc4_record_run *run, const struct measurement *m,
 	}
 }
 
+/* D's size split, with its figures, into SP (none: not present). */
+static void split_record(const struct decision *d, struct rc4_record_split *sp)
+{
+	const struct split *s = &d->split;
+	const struct measurement *m = d->use[RC4K_SINGLE];
+
+	if (m == NULL || s->below == 0)
+		return;
+	sp->present = true;
+	snprintf(sp->value, sizeof sp->value, "%s", m->kr[s->kernel].k->name);
+	sp->below = s->below;
+	sp->gain = s->gain;
+	for (sp->n = 0; sp->n < s->cells && sp->n < RC4_RECORD_SPLIT_CELLS;
+	     sp->n++)
+		sp->cell[sp->n] = (struct rc4_record_cell){
+			m->bench->cells[sp->n].bytes, s->ratio[sp->n]
+		};
+}
+
 /* The record for T's measurements: each key's result, and its history:
  * this run, then PRIOR's runs (the section's record, when it was the
  * tuner's; else NULL). */
@@ -113,6 +157,7 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 		     i++)
 			rk->run[rk->nruns++] = prior->key[k].run[i];
 	}
+	split_record(&t->dec, &r->split);
 }
 
 /* The section for T's measurements, sealed, malloc'ed; NULL after saying

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test_split.sh - the size split (rc4tune.conf(5), short_kernel; rc4tune(1),
+# OUTPUT): the tuner writes a short kernel of the kernel's family where it
+# beats the kernel in the short cells by more than the noise and raises
+# the workload's score by more than the tie window, and nothing (format 1,
+# as before) where it does not; the section stays the tuner's for the next
+# run; --explain says the threshold, both kernels and the figures;
+# --check-conf names the file and line of a split the library ignores.
+# The tuner runs on the measuring engine's seam (tests/seam.c): per-cell
+# made-up rates on a virtual clock, the same verdict on any machine.
+#
+# Environment (make check sets it): RC4TUNE, RC4TUNE_SEAM; TEST_EMULATOR,
+# if set, runs a cross-built program.
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${RC4TUNE:?set RC4TUNE to the built rc4tune}"
+: "${RC4TUNE_SEAM:?set RC4TUNE_SEAM to tests/rc4tune_seam}"
+
+seam() { ${TEST_EMULATOR:-} "$RC4TUNE_SEAM" "$@"; }
+rc4tune() { ${TEST_EMULATOR:-} "$RC4TUNE" "$@"; }
+
+# Two portable kernels of the 32-bit family, one of the 8-bit; every
+# other kernel runs at rate 1 (far behind).
+LONG=int-4x
+SHORT=int-1x
+OTHER=char-4x
+c=$tmp/c.conf
+
+# tune RATES: one run on the seam into $c; $rc, $tmp/err.
+tune() {
+	RC4TUNE_SEAM_RATES=$1 seam --generate-conf --quiet --output "$c" \
+		2>"$tmp/err"
+	rc=$?
+}
+show() { cat "$tmp/err"; grep -E '^(;@|kernel|short)' "$c"; }
+nosplit() {
+	[ $rc -eq 0 ] && grep -q "^kernel = $LONG\$" "$c" &&
+		grep -q '^;@ rc4tune v=1 ' "$c" &&
+		! grep -q -e '^short_' -e '^;@ split' "$c"
+}
+
+# --- a split where the short kernel wins the short cells ----------------
+# SHORT 1.3x and 1.2x LONG at 16 and 64 bytes, half LONG's rate above.
+rm -f "$c"
+tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,120"
+[ $rc -eq 0 ] && grep -q '^;@ rc4tune v=2 ' "$c" &&
+	grep -q "^;@ split short=$SHORT below=256 gain=1.093 ratios=16:1.300,64:1.200\$" "$c" &&
+	[ "$(grep -A3 '^set_keys_kernel = ' "$c" | tail -n 3)" = "short_below = 256
+short_kernel = $SHORT
+kernel = $LONG" ] &&
+	ok "a split below the first cell the kernel wins: 256 bytes, format 2, keys before kernel =" ||
+	{ fail "split written"; show; }
+rc4tune --check-conf "$c" >"$tmp/out" 2>&1 &&
+	grep -q ": OK (0 errors, 0 warnings)" "$tmp/out" &&
+	ok "--check-conf takes the split the tuner wrote" ||
+	{ fail "check-conf of a split"; cat "$tmp/out"; }
+RC4TUNE_CONF=$c rc4tune --explain >"$tmp/out" 2>&1
+if grep -q "chosen: $LONG (config line" "$tmp/out"; then
+	grep -q "^  split: calls shorter than 256 bytes run $SHORT (config line [0-9]*), longer ones $LONG\$" "$tmp/out" &&
+		grep -q "^split: calls shorter than 256 bytes run $SHORT, longer ones $LONG: $SHORT measured 1.300x $LONG's rate at 16 bytes, 1.200x $LONG's rate at 64 bytes; the workload's score 1.093x" "$tmp/out" &&
+		ok "--explain: the threshold, both kernels, the figures" ||
+		{ fail "explain text"; cat "$tmp/out"; }
+	RC4TUNE_CONF=$c rc4tune --explain --json >"$tmp/out" 2>&1
+	grep -q "\"split\": {\"short_kernel\": \"$SHORT\", \"short_below\": 256, \"line\": [0-9]*, \"gain\": 1.093, \"ratios\": {\"16\": 1.300, \"64\": 1.200}}" "$tmp/out" &&
+		ok "--explain --json: the split and its figures" ||
+		{ fail "explain json"; cat "$tmp/out"; }
+else
+	# a [pin] or RC4TUNE_KERNEL of the machine would not reach here
+	fail "the tuner's section is not what the library chose"; cat "$tmp/out"
+fi
+
+# the next run reads the section as the tuner's: replaced, history kept
+tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,120"
+[ $rc -eq 0 ] && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 2 ] &&
+	ok "a section with a split is the tuner's to the next run" ||
+	{ fail "split section not the tuner's"; show; }
+# ... and one with no split to write goes back to format 1
+tune "$LONG=100,100,100 $SHORT=50,50,50"
+nosplit && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 3 ] &&
+	ok "no split to write: format 1, no split keys" ||
+	{ fail "split removed"; show; }
+
+# --- no split where it does not pay --------------------------------------
+for case in \
+	"within the tie window:$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=102,102,102 $SHORT:64=102,102,102" \
+	"one cell, the score within the window:$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=105,105,105" \
+	"another family:$LONG=100,100,100 $OTHER=50,50,50 $OTHER:16=130,130,130 $OTHER:64=120,120,120" \
+	"not in every cell below:$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=99,99,99 $SHORT:64=150,150,150"
+do
+	rm -f "$c"
+	tune "${case#*:}"
+	nosplit && ok "no split: ${case%%:*}" || { fail "split: ${case%%:*}"; show; }
+done
+
+# --- what the library ignores, by file and line --------------------------
+printf '[default]\nshort_kernel = char-1x\nshort_below = 64\nkernel = int-8x\n' >"$c"
+rc4tune --check-conf "$c" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "^$c:2: error: its cells are not the kernel's: one layout family per key with kernel = int-8x: the library ignores the split\$" "$tmp/out" &&
+	ok "--check-conf: a short kernel of another family, at its line" ||
+	{ fail "family at its line"; cat "$tmp/out"; }
+printf '[default]\nkernel = int-8x\nshort_kernel = int-1x\nshort_below = 1k\n[cpu X 1 2]\nshort_below = 64\n' >"$c"
+rc4tune --check-conf "$c" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "^$c:4: error: short_below \"1k\" in \[default\]: not a whole number of bytes" "$tmp/out" &&
+	grep -q "^$c:6: error: short_below without short_kernel in \[cpu X 1 2\]" "$tmp/out" &&
+	[ "$(grep -c ':4: error' "$tmp/out")" -eq 1 ] &&
+	ok "--check-conf: a bad threshold and a lone key, each once at its line" ||
+	{ fail "threshold at its line"; cat "$tmp/out"; }
+RC4TUNE_CONF=$c RC4TUNE_DEBUG=1 rc4tune --explain >"$tmp/out" 2>&1
+grep -q "split: config line 4: \"int-1x\": short_below is not a whole number of bytes from 1 to 1073741824; no split\$" "$tmp/out" &&
+	ok "the trail says why a split is passed over, with its line" ||
+	{ fail "trail"; cat "$tmp/out"; }
+
+finish
