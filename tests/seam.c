@@ -97,7 +97,7 @@ static double seam_rate(const struct trial *t, int phase, double slice)
  * kernel's. */
 static double seam_speed(const char *name, int place)
 {
-	const double *r = rates_of(name, place, RC4K_SINGLE);
+	const double *r = rates_of(name, place, RC4K_SINGLE, 0);
 
 	return (r ? r[0] : 1) * (1 + noise * jitter());
 }

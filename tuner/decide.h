@@ -60,7 +60,7 @@ struct split {
 	size_t kernel;
 	size_t below;
 	int cells; /* cells 0 .. CELLS - 1 run SHORT */
-	double ratio[MEASURE_MAX_CELLS];
+	double ratio[SPEED_MAX_CELLS];
 	double bar, gain;
 };
 
