@@ -201,6 +201,10 @@ struct opts {
 	int rounds;
 	double secs;
 	const char *pick, *picker;
+	/* the pick's size split (--short, --below: the tuner's
+	 * short_kernel and short_below); NULL: none */
+	const char *shrt;
+	size_t below;
 };
 
 /* The options, and the kernels named into CANDS; the count, or -1 on a
@@ -218,11 +222,16 @@ static int parse_args(int argc, char **argv, struct opts *o,
 		else if (strcmp(argv[a], "--pick") == 0 && a + 1 < argc) {
 			o->pick = argv[++a]; /* e.g. what the tuner wrote */
 			o->picker = "--pick";
-		} else if (n < MAXK)
+		} else if (strcmp(argv[a], "--short") == 0 && a + 1 < argc)
+			o->shrt = argv[++a];
+		else if (strcmp(argv[a], "--below") == 0 && a + 1 < argc)
+			o->below = (size_t)atol(argv[++a]);
+		else if (n < MAXK)
 			cands[n++].name = argv[a];
 	}
-	if (o->rounds < 1 || o->rounds > MAXROUNDS || o->secs <= 0) {
-		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [--pick KERNEL] [KERNEL...]\n",
+	if (o->rounds < 1 || o->rounds > MAXROUNDS || o->secs <= 0 ||
+	    (o->shrt != NULL) != (o->below > 0)) {
+		fprintf(stderr, "usage: bench [--rounds 1..%d] [--ms MS] [--pick KERNEL [--short KERNEL --below BYTES]] [KERNEL...]\n",
 			MAXROUNDS);
 		return -1;
 	}
@@ -328,6 +337,40 @@ static void print_table(const struct cand *cands, int n, int best,
 			       o->picker, o->pick,
 			       cands[i].score / cands[best].score,
 			       cands[best].name);
+}
+
+/* The row named NAME, or -1. */
+static int row_of(const struct cand *cands, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(cands[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* At each size, the kernel the pick runs there (its split's short kernel
+ * below the threshold) over that size's fastest kernel. */
+static void print_pick_sizes(const struct cand *cands, int n,
+			     const struct opts *o)
+{
+	size_row("pick / size's best");
+	printf("\n%-24s", "");
+	for (int s = 0; s < NSIZES; s++) {
+		const char *k = o->shrt && sizes[s] < o->below ? o->shrt
+							      : o->pick;
+		int i = row_of(cands, n, k), top = i;
+		for (int j = 0; j < n; j++)
+			if (cands[j].lib == KERNEL && top >= 0 &&
+			    cands[j].med[s] > cands[top].med[s])
+				top = j;
+		if (i < 0)
+			printf(" %8s", "-");
+		else
+			printf(" %8.3f", cands[i].med[s] / cands[top].med[s]);
+	}
+	printf("  %s%s%s", o->pick, o->shrt ? ", below: " : "",
+	       o->shrt ? o->shrt : "");
+	printf("\n");
 }
 
 /* The best kernel against each library: ratio per block size, and both in
@@ -476,6 +519,7 @@ int main(int argc, char **argv)
 	double hz = measure(&t, cands, n, o.rounds, tsc);
 	int best = summarize(&t, cands, n, hz);
 	print_table(cands, n, best, &o);
+	print_pick_sizes(cands, n, &o);
 	print_vs_libs(cands, n, best);
 	print_per_size(cands, n, best);
 	print_bound(cands, n, tsc);

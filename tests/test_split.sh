@@ -3,7 +3,9 @@
 # test_split.sh - the size split (rc4tune.conf(5), short_kernel; rc4tune(1),
 # OUTPUT): the tuner writes a short kernel of the kernel's family where it
 # beats the kernel in the short cells by more than the noise and raises
-# the workload's score by more than the tie window, and nothing (format 1,
+# the workload's score by more than the tie window (or the decided kernel
+# as the short one, where one of its family wins the long cells so), and
+# nothing (format 1,
 # as before) where it does not; the section stays the tuner's for the next
 # run; --explain says the threshold, both kernels and the figures;
 # --check-conf names the file and line of a split the library ignores.
@@ -70,7 +72,28 @@ else
 	fail "the tuner's section is not what the library chose"; cat "$tmp/out"
 fi
 
+# --- a split where the kernel decided wins the short cells --------------
+# SHORT best over all cells, LONG of its family 1.3x it from 256 bytes:
+# LONG becomes the kernel, SHORT the short kernel.
+rm -f "$c"
+tune "$SHORT=100,100,100 $LONG=50,50,50 $LONG:256=130,130,130 $LONG:1024=130,130,130 $LONG:8192=130,130,130"
+[ $rc -eq 0 ] && grep -q "^;@ split short=$SHORT below=256 gain=1.170 ratios=16:2.000,64:2.000\$" "$c" &&
+	grep -q "^kernel = $LONG\$" "$c" && grep -q "^short_kernel = $SHORT\$" "$c" &&
+	grep -q "^;@ result key=kernel value=$LONG " "$c" &&
+	ok "a split above the cells the decided kernel wins: the long kernel written as kernel" ||
+	{ fail "split with the decided kernel short"; show; }
+
+# ... and at 256 bytes LONG as fast within the noise: the split from 1024
+rm -f "$c"
+tune "$SHORT=100,100,100 $LONG=50,50,50 $LONG:256=101,101,101 $LONG:1024=130,130,130 $LONG:8192=130,130,130"
+[ $rc -eq 0 ] && grep -q "^;@ split short=$SHORT below=1024 gain=1.111 ratios=16:2.000,64:2.000,256:0.990\$" "$c" &&
+	grep -q "^kernel = $LONG\$" "$c" &&
+	ok "a cell where the long kernel is as fast within the noise stays the short one's" ||
+	{ fail "split past a cell within the noise"; show; }
+
 # the next run reads the section as the tuner's: replaced, history kept
+rm -f "$c"
+tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,120"
 tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,120"
 [ $rc -eq 0 ] && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 2 ] &&
 	ok "a section with a split is the tuner's to the next run" ||

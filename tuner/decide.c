@@ -360,59 +360,87 @@ static double split_bar(const struct measurement *m, const struct choice *c,
 		    2 * 1.2533 * hypot(a->spread, b->spread) / sqrt(n));
 }
 
-/* Kernel A of M for the cells below cell T, B above, as a split: what it
- * makes of B's score (the workload's weighted geometric mean, in which
- * only those cells change). */
-static double split_gain(const struct measurement *m, const struct kresult *a,
-			 const struct kresult *b, int t)
+/* Kernel A of M for the cells below cell T and L from it as a split,
+ * against C's kernel B (A or L may be B): its score over B's (the
+ * workload's weighted geometric mean), or 0 where A loses to L by more
+ * than the bar in a cell below T, or a weighted cell run by another
+ * kernel than B does not beat B there by more than the bar. */
+static double split_gain(const struct measurement *m, const struct choice *c,
+			 size_t a, size_t l, int t)
 {
 	const double *w = m->bench->weight[m->workload];
-	double lg = 0, sum = 0;
+	const struct kresult *ka = &m->kr[a], *kl = &m->kr[l];
+	const struct kresult *kb = &m->kr[c->kernel];
+	double lg = 0, sum = 0, bar = split_bar(m, c, ka, kl);
 
 	for (int i = 0; i < m->bench->ncells; i++) {
+		const struct kresult *k = i < t ? ka : kl;
+		if (i < t && ka->rate[i] * (1 + bar) < kl->rate[i])
+			return 0;
 		sum += w[i];
-		if (i < t)
-			lg += w[i] * log(a->rate[i] / b->rate[i]);
+		if (k == kb || w[i] <= 0)
+			continue;
+		if (k->rate[i] <= kb->rate[i] * (1 + split_bar(m, c, k, kb)))
+			return 0;
+		lg += w[i] * log(k->rate[i] / kb->rate[i]);
 	}
 	return sum > 0 ? exp(lg / sum) : 1;
 }
 
-/* The best split with kernel A of M under C's kernel B into S, if it
- * gains more than S's gain so far: the cell boundaries T (a cell of
- * bytes at and above, one below) under which A beat B in every cell. */
+/* The best split of short kernel A and long kernel L into S, if it gains
+ * more than S's gain so far, at each cell boundary T (a cell of bytes at
+ * and above, one below). */
 static void split_try(const struct measurement *m, const struct choice *c,
-		      size_t a, struct split *s)
+		      size_t a, size_t l, struct split *s)
 {
-	const struct kresult *ka = &m->kr[a], *kb = &m->kr[c->kernel];
 	const struct cell *cell = m->bench->cells;
-	double bar = split_bar(m, c, ka, kb);
 
-	for (int t = 1; t < m->bench->ncells && cell[t].bytes > 0; t++) {
-		if (cell[t - 1].bytes == 0 ||
-		    ka->rate[t - 1] <= kb->rate[t - 1] * (1 + bar))
-			return;
-		double gain = split_gain(m, ka, kb, t);
+	for (int t = 1; t < m->bench->ncells && cell[t].bytes > 0 &&
+			cell[t - 1].bytes > 0;
+	     t++) {
+		double gain = split_gain(m, c, a, l, t);
 		if (gain <= s->gain)
 			continue;
-		*s = (struct split){ a, cell[t].bytes, t, { 0 }, bar, gain };
+		*s = (struct split){ a, l, cell[t].bytes, t, { 0 },
+				     split_bar(m, c, &m->kr[a], &m->kr[l]),
+				     gain };
 		for (int i = 0; i < t; i++)
-			s->ratio[i] = ka->rate[i] / kb->rate[i];
+			s->ratio[i] = m->kr[a].rate[i] / m->kr[l].rate[i];
 	}
 }
 
-void decide_split(const struct measurement *m, const struct choice *c,
+/* Whether kernel I of M may take part in a split with C's kernel. */
+static bool split_fits(const struct measurement *m, const struct choice *c,
+		       size_t i)
+{
+	return i == c->kernel ||
+	       (m->kr[i].status == KERNEL_OK &&
+		rc4k_split_misfit(rc4k_single(m->kr[c->kernel].k),
+				  rc4k_single(m->kr[i].k)) == NULL);
+}
+
+void decide_split(const struct measurement *m, struct choice *c,
 		  struct split *s)
 {
-	const struct rc4k *lng = rc4k_single(m->kr[c->kernel].k);
-
 	/* a split must gain more than the window, or it is none */
 	*s = (struct split){ .gain = 1 + c->window };
-	for (size_t i = 0; !c->uncertain && i < m->n; i++)
-		if (i != c->kernel && m->kr[i].status == KERNEL_OK &&
-		    rc4k_split_misfit(lng, rc4k_single(m->kr[i].k)) == NULL)
-			split_try(m, c, i, s);
-	if (s->below == 0)
+	for (size_t l = 0; !c->uncertain && l < m->n; l++)
+		for (size_t a = 0; split_fits(m, c, l) && a < m->n; a++)
+			if (a != l && split_fits(m, c, a))
+				split_try(m, c, a, l, s);
+	if (s->below == 0) {
 		*s = (struct split){ 0 };
+		return;
+	}
+	if (s->lng != c->kernel) {
+		size_t n = strlen(c->note);
+		snprintf(c->note + n, sizeof c->note - n,
+			 "%s%s from %zu bytes, %s below: %.3f of %s's score",
+			 n ? "; " : "", m->kr[s->lng].k->name, s->below,
+			 m->kr[s->kernel].k->name, s->gain,
+			 m->kr[c->kernel].k->name);
+	}
+	c->kernel = s->lng;
 }
 
 int decide_calls(struct decision *d, const struct measurement *const *got,

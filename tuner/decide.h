@@ -51,13 +51,13 @@ void decide_family(const struct measurement *single, struct choice *c,
 		   const struct measurement *crypt_many);
 
 /* A size split of the single kind (rc4tune.conf(5), short_kernel): the
- * calls shorter than BELOW bytes run SHORT (in the measurement's kr),
- * of the chosen kernel's family; BELOW 0: none.  The figures it was
- * written on: in each cell below, SHORT's rate over the chosen kernel's,
- * every one above the bar (the noise, at least the tie window); and the
- * workload's score with the split over the score without. */
+ * calls shorter than BELOW bytes run KERNEL, the others LNG (both in the
+ * measurement's kr, of the decided kernel's family); BELOW 0: none.  The
+ * figures it was written on: in each cell below, KERNEL's rate over
+ * LNG's, every one above the bar (the noise, at least the tie window);
+ * and the workload's score with the split over the decided kernel's. */
 struct split {
-	size_t kernel;
+	size_t kernel, lng;
 	size_t below;
 	int cells; /* cells 0 .. CELLS - 1 run SHORT */
 	double ratio[SPEED_MAX_CELLS];
@@ -65,10 +65,14 @@ struct split {
 };
 
 /* S for C, the choice from single-stream M: the split whose score is the
- * best, among kernels of C's family that beat C's kernel by more than the
- * bar in every cell below a cell boundary, whose gain is more than the
- * window; none where C is uncertain, or none gains so. */
-void decide_split(const struct measurement *m, const struct choice *c,
+ * best, among pairs of kernels of C's family, one for the cells below a
+ * cell boundary and one from it, the short one beating the long one in
+ * each cell below, and each cell run by another kernel than C's beating
+ * C's there, all by more than the bar; its gain over C's kernel alone
+ * more than the window.  None where C is uncertain, or none gains so.
+ * Where the long kernel is not C's, it becomes C's kernel (the one that
+ * sets keys up and runs long calls) and C's note says why. */
+void decide_split(const struct measurement *m, struct choice *c,
 		  struct split *s);
 
 /* What one pass of --generate-conf writes, for the three calls at once:

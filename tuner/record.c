@@ -226,8 +226,7 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 }
 
 /* Whether S starts with a ratio as the writer writes a split's: digits,
- * a point and three digits, above 1 (a split wins by more than the tie
- * window) and below 1000; *END after it. */
+ * a point and three digits, above 0 and below 1000; *END after it. */
 static bool ratio_ok(const char *s, double *v, char **end)
 {
 	size_t d = strspn(s, "0123456789");
@@ -235,7 +234,7 @@ static bool ratio_ok(const char *s, double *v, char **end)
 	*v = strtod(s, end);
 	return d >= 1 && d <= 3 && s[d] == '.' &&
 	       strspn(s + d + 1, "0123456789") == 3 && *end == s + d + 4 &&
-	       *v > 1;
+	       *v > 0;
 }
 
 /* Whether S is a number of bytes as the writer writes one: digits, from
