@@ -23,6 +23,10 @@ import time
 # measured its bound and shares (doc/cpus/README.md, "Profiles"), "v2" the
 # shapes in which no load waits on a store.  A new loop is a new name.
 BOUND_LOOP = "v2"
+# How the tuner and the benchmarks timed (doc/cpus/README.md, "Profiles"):
+# "core", through the timing core (tuner/speed.h), each figure the median
+# as at the slowest placement.  A new statistic is a new name.
+TIMING = "core"
 
 
 def run(argv):
@@ -147,6 +151,7 @@ def main():
         "flows": flows,
         "limits": limits,
         "bound_loop": BOUND_LOOP,
+        "timing": TIMING,
     }
     path = profile_path(a.outdir, section)
     if os.path.exists(path) and not a.force:
