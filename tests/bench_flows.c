@@ -2,9 +2,11 @@
 /* bench_flows.c - what a program gets from the batch calls (`make
  * bench-batch`): each flow through the public calls with the kernels the
  * library chose here (RC4TUNE_CONF, else the CPU rules), keys in a
- * malloc'd rc4tune_key array at several placements in turn, separate
- * malloc'd input and output buffers; round-robin slices, medians over
- * rounds, each flow's worst and median placement, ratios from one run.
+ * malloc'd rc4tune_key array at placements of its own in turn (none the
+ * tuner's), separate malloc'd input and output buffers; the rounds and
+ * the statistic of the timing core (tuner/speed.h): each flow's speed is
+ * its median as at its slowest placement, beside its median over every
+ * round; ratios from one run.
  *
  *   keys       rc4tune_set_keys of 64 fresh 16-byte keys, then 16 bytes
  *              of each through rc4tune_crypt_many (a key search)
@@ -25,17 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rc4tune.h"
-#include "benchutil.h"
+#include "tuner/speed.h"
+#include "tuner/timing.h"
 #ifdef HAVE_LIBCRYPTO
 #include <openssl/rc4.h>
 #endif
 
-enum { NKEYS = 64, KEYLEN = 16, MSG = 16, NSTREAMS = 8, BLOCK = 1024,
-       PLACES = 8, MAXROUNDS = 31 };
-/* Offsets of the key array past a 4 KiB boundary: 8-byte steps that no
- * tuner placement (multiples of 64) shares, across the page. */
-static const size_t place_at[PLACES] = { 8, 600, 1224, 1800, 2440, 3064,
-					 3656, 4040 };
+enum { NKEYS = 64, KEYLEN = 16, MSG = 16, NSTREAMS = 8, BLOCK = 1024 };
+/* Offsets of the key array past a 4 KiB boundary, one for each of the
+ * core's placements: 8-byte steps that no tuner placement (multiples of
+ * 64) shares, across the page. */
+static const size_t place_at[SPEED_PLACES] = { 8, 600, 1224, 2440, 3064,
+					       4040 };
 
 struct buffers {
 	unsigned char *block;        /* the keys' room, at every placement */
@@ -127,19 +130,19 @@ struct flow {
 	const char *name, *what, *unit;
 	double (*run)(unsigned long reps);
 	int per_key; /* keys/s (else MB/s) */
-	double rate[PLACES][MAXROUNDS];
+	unsigned long reps; /* calls a slice */
 	double worst, median;
 };
 
 static struct flow flows[] = {
-	{ "keys", "set_keys + 16 B by crypt_many", "keys/s", f_keys, 1 },
+	{ .name = "keys", .what = "set_keys + 16 B by crypt_many", .unit = "keys/s", .run = f_keys, .per_key = 1 },
 #ifdef HAVE_LIBCRYPTO
-	{ "openssl", "OpenSSL RC4_set_key + RC4 16 B", "keys/s", f_openssl, 1 },
+	{ .name = "openssl", .what = "OpenSSL RC4_set_key + RC4 16 B", .unit = "keys/s", .run = f_openssl, .per_key = 1 },
 #endif
-	{ "one", "set_key + crypt 1 KiB, 8 keys", "MB/s", f_one, 0 },
-	{ "streams", "set_keys + crypt_many 8 x 1 KiB", "MB/s", f_streams, 0 },
-	{ "continue", "set_keys + crypt 1 KiB per key", "MB/s", f_continue, 0 },
-	{ "many", "crypt_many 8 x 1 KiB (keys set)", "MB/s", f_many, 0 },
+	{ .name = "one", .what = "set_key + crypt 1 KiB, 8 keys", .unit = "MB/s", .run = f_one, .per_key = 0 },
+	{ .name = "streams", .what = "set_keys + crypt_many 8 x 1 KiB", .unit = "MB/s", .run = f_streams, .per_key = 0 },
+	{ .name = "continue", .what = "set_keys + crypt 1 KiB per key", .unit = "MB/s", .run = f_continue, .per_key = 0 },
+	{ .name = "many", .what = "crypt_many 8 x 1 KiB (keys set)", .unit = "MB/s", .run = f_many, .per_key = 0 },
 };
 enum { NFLOWS = sizeof flows / sizeof flows[0] };
 
@@ -168,37 +171,31 @@ static void place(int p)
 	rc4tune_set_keys(B.keys, NSTREAMS, B.kd, B.kl); /* for "many" */
 }
 
-/* One slice of about SECS of flow F: its rate (units a second). */
-static double slice(struct flow *f, double secs)
+/* Seconds that REPS calls' worth of flow F take, for speed_calibrate. */
+static double run(void *ctx, unsigned long reps)
 {
-	unsigned long reps = 1;
-	double t0, t, units;
+	const struct flow *f = ctx;
+	double t0 = timing_now();
 
-	for (;;) {
-		t0 = now();
-		units = f->run(reps);
-		t = now() - t0;
-		if (t >= secs || reps > (1ul << 30))
-			break;
-		reps *= t > secs / 16 ? 2 : 8;
-	}
-	return units / t / (f->per_key ? 1 : 1e6);
+	f->run(reps);
+	return timing_now() - t0;
 }
 
-/* Medians over the rounds at each placement; the worst and the median
- * placement's. */
-static void summarize(struct flow *f, int rounds)
+/* The core's speed_slice: flow I's rate (keys or MB a second), its keys
+ * at placement P (moved there at a round's first slice). */
+static double slice(void *ctx, size_t i, int cell, int p)
 {
-	double med[PLACES], tmp[MAXROUNDS];
+	static int at = -1;
+	struct flow *f = (struct flow *)ctx + i;
+	double t0, units;
 
-	for (int p = 0; p < PLACES; p++) {
-		memcpy(tmp, f->rate[p], rounds * sizeof *tmp);
-		qsort(tmp, rounds, sizeof *tmp, cmp_double);
-		med[p] = tmp[rounds / 2];
-	}
-	qsort(med, PLACES, sizeof *med, cmp_double);
-	f->worst = med[0];
-	f->median = (med[PLACES / 2 - 1] + med[PLACES / 2]) / 2;
+	(void)cell;
+	if (p != at)
+		place(at = p);
+	t0 = timing_now();
+	units = f->run(f->reps);
+	double t = timing_now() - t0;
+	return units / (t > 0 ? t : 1e-9) / (f->per_key ? 1 : 1e6);
 }
 
 static struct flow *flow_named(const char *name)
@@ -226,8 +223,8 @@ static void print(int rounds, int machine)
 	       "(rc4tune --explain names set_keys's); %d rounds, keys at %d "
 	       "placements\n",
 	       rc4tune_kernel_name(), rc4tune_batch_kernel_name(), rounds,
-	       PLACES);
-	printf("%-10s %-34s %12s %12s  %s\n", "name", "calls", "worst",
+	       SPEED_PLACES);
+	printf("%-10s %-34s %12s %12s  %s\n", "name", "calls", "speed",
 	       "median", "unit");
 	for (int i = 0; i < NFLOWS; i++)
 		printf("%-10s %-34s %12.1f %12.1f  %s\n", flows[i].name,
@@ -241,9 +238,33 @@ static void print(int rounds, int machine)
 		       flows[i].median);
 }
 
+/* ROUNDS rounds of the core over every flow, from slices of about SECS:
+ * each flow's speed (worst) and median over every round.  0, or -1 out
+ * of memory. */
+static int measure(int rounds, double secs)
+{
+	struct speed_table t;
+
+	if (speed_init(&t, NFLOWS, 1) != 0)
+		return -1;
+	place(0);
+	for (int i = 0; i < NFLOWS; i++)
+		flows[i].reps = speed_calibrate(run, &flows[i], secs);
+	for (int r = 0; r < rounds; r++)
+		speed_round(&t, NULL, NFLOWS, slice, flows);
+	for (int i = 0; i < NFLOWS; i++) {
+		struct speed s;
+		speed_of(&t, (size_t)i, 0, &s, NULL);
+		flows[i].worst = s.rate;
+		flows[i].median = s.all;
+	}
+	speed_free(&t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int rounds = 9, machine = 0;
+	int rounds = 3 * SPEED_PLACES, machine = 0;
 	double secs = 0.003;
 
 	for (int a = 1; a < argc; a++) {
@@ -257,19 +278,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (rounds < 1 || rounds > MAXROUNDS || setup() != 0) {
-		fprintf(stderr, "bench_flows: rounds 1..%d, or out of memory\n",
-			MAXROUNDS);
-		return rounds < 1 || rounds > MAXROUNDS ? 2 : 1;
+	if (rounds < 1 || rounds > SPEED_MAX_ROUNDS) {
+		fprintf(stderr, "bench_flows: rounds 1..%d\n", SPEED_MAX_ROUNDS);
+		return 2;
 	}
-	for (int r = 0; r < rounds; r++)
-		for (int p = 0; p < PLACES; p++) {
-			place(p);
-			for (int i = 0; i < NFLOWS; i++)
-				flows[i].rate[p][r] = slice(&flows[i], secs);
-		}
-	for (int i = 0; i < NFLOWS; i++)
-		summarize(&flows[i], rounds);
+	if (setup() != 0 || measure(rounds, secs) != 0) {
+		perror("bench_flows");
+		return 1;
+	}
 	print(rounds, machine);
 	free(B.block);
 	return 0;
