@@ -95,18 +95,20 @@ static const struct rc4_rule single_rules[] = {
 	     "int-8x"),
 
 	/* Zen 1: the 16x gathers lead, SSE2 and SSE4.1, int and long within
-	 * 1 % (doc/cpus/AuthenticAMD-23-1.md, "The tuner's tables"); the ring
-	 * loops 0.85-0.89. */
+	 * 1.2 %, int-16x-sse2 the best in each run (doc/cpus/AuthenticAMD-23-1.md,
+	 * "The tuner's tables"); the ring loops 0.79-0.92.  Its 32-bit cells
+	 * are those of the lanes that lead both batch calls here. */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
-	     "AMD family 23 model 1 (Zen 1): 64-bit state, 16 bytes gathered "
-	     "by SSE4.1 (measured 0.99-1.00 of the best)",
-	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
+	     "AMD family 23 model 1 (Zen 1): 32-bit state, 16 bytes gathered "
+	     "by SSE2 (measured the best in each run; the 32-bit lanes lead "
+	     "the batch calls)",
+	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 	/* Zen+ and Zen 2 (models 8, 24, 49, 71, 96, 104, 113, 144...): the
 	 * family's one profile's best. */
 	RULE("AuthenticAMD", 23, 23, 0, INT_MAX, RC4_RULE_FAMILY, ZEN1,
 	     "AMD family 23, other models (Zen+, Zen 2): the best worst case "
-	     "over the family's profiles, 16 bytes gathered by SSE4.1",
-	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
+	     "over the family's profiles, 16 bytes gathered by SSE2",
+	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 
 	/* Zen 3 (Milan): the 16x gathers and long-8x-chunk-asm lead; the
 	 * ring loops fall off from 256 B (long-ring5-sse41 0.84-0.87). */
@@ -185,22 +187,26 @@ static const struct rc4_rule set_keys_rules[] = {
 };
 
 /* rc4tune_crypt_many: where byte stores into a state the loop also reads
- * are slow (Zen 1, Zen 3), the single-stream kernel stream by stream
- * (serial) beats every lane kernel; on Zen 4 and Zen 5 the 8 lanes in
+ * are slow (Zen 3), the single-stream kernel stream by stream (serial)
+ * beats every lane kernel; on Zen 1 the 32-bit lanes in assembly lead;
+ * on Zen 4 and Zen 5 the 8 lanes in
  * assembly ran 1.45-1.48x the best single stream
  * (doc/cpus/AuthenticAMD-25-17.md, "Batch kernels";
  * doc/cpus/AuthenticAMD-26-2.md, "Many keys, many streams"; the converted
  * profiles keep those tables only as a mixed ratio).
  * Within the single-stream kernel's family, one stream at a time leads on
- * every profile that measured it: Zen 1 and Zen 3 (64-bit cells, no lanes
- * measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
+ * every profile that measured it with the rule's kernel: Zen 3 (64-bit
+ * cells, no lanes measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
  * char-4lane 0.94-0.99 of serial, doc/cpus/GenuineIntel-6-167.md). */
 #define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " RKL " " EMR
 static const struct rc4_rule crypt_many_rules[] = {
+	/* Zen 1: the 32-bit lanes in assembly, the single-stream rule's
+	 * layout (1.00 in each run; serial 0.79-0.80, char-8lane-asm
+	 * 0.85-0.86). */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
-	     "AMD family 23 model 1 (Zen 1): the single-stream kernel, stream "
-	     "by stream (measured 0.96 of the best, the assembly lanes 0.90)",
-	     "serial"),
+	     "AMD family 23 model 1 (Zen 1): 8 streams of 32-bit state in "
+	     "assembly (measured the best; serial 0.79-0.80)",
+	     "int-8lane-asm", "serial"),
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): the single-stream kernel, stream "
 	     "by stream (measured the best; the assembly lanes 0.88)",

@@ -20,9 +20,10 @@ import sys
 import time
 
 # The store bound's loop (tests/storebound.c): the profile says which one
-# measured its bound and shares (doc/cpus/README.md, "Profiles"), "v2" the
-# shapes in which no load waits on a store.  A new loop is a new name.
-BOUND_LOOP = "v2"
+# measured its bound and shares (doc/cpus/README.md, "Profiles"), "v3" the
+# shapes in which no load waits on a store, lanes stepped in lockstep
+# among them.  A new loop is a new name.
+BOUND_LOOP = "v3"
 # How the tuner and the benchmarks timed (doc/cpus/README.md, "Profiles"):
 # "core", through the timing core (tuner/speed.h), each figure the median
 # as at the slowest placement.  A new statistic is a new name.

@@ -34,7 +34,7 @@ struct sb_shape {
 	void (*run)(void);
 	void (*setup)(void);
 };
-#define SB_NSHAPES 15
+#define SB_NSHAPES 24
 extern const struct sb_shape sb_shapes[SB_NSHAPES];
 
 /* Stores per tick of the clock TSC picks in each shape: the best of RUNS

@@ -18,7 +18,7 @@ py=${PLOT_PYTHON:-}
 	skip "no python3 with matplotlib (Debian: python3-matplotlib): no plot rendered"
 plot=$RC4TUNE_TEST_DATA/plot.py
 profiles=$RC4TUNE_TEST_DATA/../data/profiles
-one=$profiles/AuthenticAMD-23-1.json
+one=$profiles/AuthenticAMD-25-1.json
 
 # svg FILE: parses as XML with an <svg> root.
 svg() {
