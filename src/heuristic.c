@@ -95,12 +95,13 @@ static const struct rc4_rule single_rules[] = {
 	     "int-8x"),
 
 	/* Zen 1: the 16x gathers lead, SSE2 and SSE4.1, int and long within
-	 * 1.2 %, int-16x-sse2 the best in each run (doc/cpus/AuthenticAMD-23-1.md,
-	 * "The tuner's tables"); the ring loops 0.79-0.92.  Its 32-bit cells
-	 * are those of the lanes that lead both batch calls here. */
+	 * 2.4 %, int-16x-sse2 0.997-1.00 of the best over the profile's runs
+	 * (doc/cpus/AuthenticAMD-23-1.md, "Rules and why"); the ring loops
+	 * 0.91-0.93.  Its 32-bit cells are those of the lanes that lead both
+	 * batch calls here. */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
 	     "AMD family 23 model 1 (Zen 1): 32-bit state, 16 bytes gathered "
-	     "by SSE2 (measured the best in each run; the 32-bit lanes lead "
+	     "by SSE2 (measured 0.997-1.00 of the best; the 32-bit lanes lead "
 	     "the batch calls)",
 	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 	/* Zen+ and Zen 2 (models 8, 24, 49, 71, 96, 104, 113, 144...): the
