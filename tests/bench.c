@@ -150,18 +150,20 @@ static void crypt_buf(const struct cand *c, union keyed *st, size_t len)
 	}
 }
 
-/* Seconds that REPS calls of LEN bytes take with C's row, its key at
- * PLACE (set up first: a slice starts from a fresh key). */
-static double run(const struct cand *c, size_t len, int place,
+/* Seconds that REPS calls of size CELL take with row ROW, its key at
+ * PLACE (set up first: a slice starts from a fresh key); the core's
+ * speed_run. */
+static double run(void *ctx, size_t row, int cell, int place,
 		  unsigned long reps)
 {
+	const struct cand *c = (const struct cand *)ctx + row;
 	union keyed *st = (union keyed *)(void *)speed_keys(place);
 	double t0;
 
 	set_key(c, st);
 	t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++)
-		crypt_buf(c, st, len);
+		crypt_buf(c, st, sizes[cell]);
 	double t = timing_now() - t0;
 #ifdef HAVE_LIBGCRYPT
 	if (c->lib == GCRYPT)
@@ -179,21 +181,8 @@ static double slice(void *ctx, size_t row, int cell, int place)
 
 	if (speed_seam != NULL)
 		return speed_seam(c->name, place);
-	double t = run(c, sizes[cell], place, n);
+	double t = run(ctx, row, cell, place, n);
 	return (double)n * (double)sizes[cell] / (t > 0 ? t : 1e-9);
-}
-
-/* What speed_calibrate times: a row at a size. */
-struct calib {
-	const struct cand *c;
-	size_t len;
-};
-
-static double calib_run(void *ctx, unsigned long reps)
-{
-	const struct calib *k = ctx;
-
-	return run(k->c, k->len, 0, reps);
 }
 
 /* What the command line asks for. */
@@ -466,11 +455,9 @@ static void print_bound(const struct cand *cands, int n, int tsc)
 static void calibrate(struct cand *cands, int n, double secs)
 {
 	for (int i = 0; i < n; i++)
-		for (int s = 0; s < NSIZES; s++) {
-			struct calib k = { &cands[i], sizes[s] };
-			cands[i].reps[s] = speed_seam ? 1 : speed_calibrate(
-				calib_run, &k, secs);
-		}
+		for (int s = 0; s < NSIZES; s++)
+			cands[i].reps[s] = speed_calibrate(run, cands, (size_t)i,
+							   s, secs);
 }
 
 /* ROUNDS rounds of the core, the store bound's among them; the TSC's

@@ -178,10 +178,13 @@ static void select_cand(const struct cand *c)
 	}
 }
 
-/* Seconds that REPS calls of C's row in CELL take, its keys at PLACE. */
-static double run(const struct cand *c, int cell, int place,
+/* Seconds that REPS calls of row ROW in CELL take, its keys at PLACE;
+ * the core's speed_run. */
+static double run(void *ctx, size_t row, int cell, int place,
 		  unsigned long reps)
 {
+	const struct cand *c = (const struct cand *)ctx + row;
+
 	select_cand(c);
 	return cell == KEYS ? run_keys(c, speed_keys(place), reps)
 			    : run_streams(c, speed_keys(place), reps);
@@ -201,21 +204,8 @@ static double slice(void *ctx, size_t row, int cell, int place)
 
 	if (speed_seam != NULL)
 		return speed_seam(c->name, place);
-	double t = run(c, cell, place, c->reps[cell]);
+	double t = run(ctx, row, cell, place, c->reps[cell]);
 	return (double)c->reps[cell] * units(c, cell) / (t > 0 ? t : 1e-9);
-}
-
-/* What speed_calibrate times: a row in a cell. */
-struct calib {
-	const struct cand *c;
-	int cell;
-};
-
-static double calib_run(void *ctx, unsigned long reps)
-{
-	const struct calib *k = ctx;
-
-	return run(k->c, k->cell, 0, reps);
 }
 
 /* The options; 0, or -1 on a usage error. */
@@ -445,11 +435,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < n; i++)
-		for (int c = 0; c < NCELLS; c++) {
-			struct calib k = { &cands[i], c };
-			cands[i].reps[c] = speed_seam ? 1 : speed_calibrate(
-				calib_run, &k, secs);
-		}
+		for (int c = 0; c < NCELLS; c++)
+			cands[i].reps[c] = speed_calibrate(run, cands, (size_t)i,
+							   c, secs);
 	for (int r = 0; r < rounds; r++) {
 		sb_round(&bound, r, 0);
 		speed_round(&t, NULL, (size_t)n, slice, cands);

@@ -171,12 +171,15 @@ static void place(int p)
 	rc4tune_set_keys(B.keys, NSTREAMS, B.kd, B.kl); /* for "many" */
 }
 
-/* Seconds that REPS calls' worth of flow F take, for speed_calibrate. */
-static double run(void *ctx, unsigned long reps)
+/* Seconds that REPS calls' worth of flow I take; the core's speed_run
+ * (one cell, the keys where the round put them). */
+static double run(void *ctx, size_t i, int cell, int place,
+		  unsigned long reps)
 {
-	const struct flow *f = ctx;
+	const struct flow *f = (const struct flow *)ctx + i;
 	double t0 = timing_now();
 
+	(void)cell, (void)place;
 	f->run(reps);
 	return timing_now() - t0;
 }
@@ -249,7 +252,7 @@ static int measure(int rounds, double secs)
 		return -1;
 	place(0);
 	for (int i = 0; i < NFLOWS; i++)
-		flows[i].reps = speed_calibrate(run, &flows[i], secs);
+		flows[i].reps = speed_calibrate(run, flows, (size_t)i, 0, secs);
 	for (int r = 0; r < rounds; r++)
 		speed_round(&t, NULL, NFLOWS, slice, flows);
 	for (int i = 0; i < NFLOWS; i++) {

@@ -28,16 +28,20 @@ struct row {
 
 static size_t block = SPEED_BUF;
 
-/* Seconds that REPS calls of ROW take, its key at PLACE. */
-static double run(const struct row *r, int place, unsigned long reps)
+/* Seconds that REPS calls of row I take, its key at PLACE; the core's
+ * speed_run (one cell). */
+static double run(void *ctx, size_t i, int cell, int place,
+		  unsigned long reps)
 {
+	const struct row *r = (const struct row *)ctx + i;
 	rc4tune_key *k = speed_keys(place);
 	double t0;
 
+	(void)cell;
 	rc4tune_use_kernel(r->name);
 	rc4tune_set_key(k, "0123456789abcdef", 16);
 	t0 = timing_now();
-	for (unsigned long i = 0; i < reps; i++)
+	for (unsigned long n = 0; n < reps; n++)
 		rc4tune_crypt(k, block, speed_in(), speed_out());
 	double t = timing_now() - t0;
 	rc4tune_wipe(k);
@@ -49,16 +53,10 @@ static double slice(void *ctx, size_t i, int cell, int place)
 {
 	const struct row *r = (const struct row *)ctx + i;
 
-	(void)cell;
 	if (speed_seam != NULL)
 		return speed_seam(r->name, place);
-	double t = run(r, place, r->reps);
+	double t = run(ctx, i, cell, place, r->reps);
 	return (double)r->reps * (double)block / (t > 0 ? t : 1e-9);
-}
-
-static double calib_run(void *ctx, unsigned long reps)
-{
-	return run(ctx, 0, reps);
 }
 
 /* The options and kernels named into ROWS: the count of rows, 0 for
@@ -145,8 +143,7 @@ int main(int argc, char **argv)
 				rows[i].name);
 			return 1;
 		}
-		rows[i].reps = speed_seam ? 1 : speed_calibrate(calib_run,
-								&rows[i], secs);
+		rows[i].reps = speed_calibrate(run, rows, (size_t)i, 0, secs);
 	}
 	if (speed_init(&t, (size_t)n, 1) != 0) {
 		perror("placement");

@@ -169,6 +169,18 @@ static void hurry(struct run *r)
 		r->reps[i] = r->reps[i] > 16 ? r->reps[i] / 16 : 1;
 }
 
+/* Seconds that REPS calls of kernel I in cell C take, its keys at PLACE
+ * (the core's speed_run). */
+static double run_kernel(void *ctx, size_t i, int c, int place,
+			 unsigned long reps)
+{
+	const struct run *r = ctx;
+	const struct measurement *m = r->m;
+	struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
+
+	return m->bench->run(&tr, reps);
+}
+
 /* Kernel I's rate in cell C over one slice, its keys at PLACE: timed, or
  * the seam's; past the deadline, the slices from here on are cut short. */
 static double slice(void *ctx, size_t i, int c, int place)
@@ -176,13 +188,14 @@ static double slice(void *ctx, size_t i, int c, int place)
 	struct run *r = ctx;
 	struct measurement *m = r->m;
 	const struct cell *cell = &m->bench->cells[c];
-	struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
 	unsigned long n = r->reps[i * (size_t)r->ncells + (size_t)c];
 	double units = cell->bytes ? (double)cell->bytes : (double)cell->keys;
 
-	if (measure_seam != NULL)
+	if (measure_seam != NULL) {
+		struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
 		return measure_seam(&tr, r->phase[r->t.rounds], m->slice);
-	double t = m->bench->run(&tr, n);
+	}
+	double t = run_kernel(r, i, c, place, n);
 	if (!m->hurried && timing_now() > r->deadline)
 		hurry(r);
 	return (double)n * units / (t > 0 ? t : 1e-9);
@@ -202,14 +215,6 @@ static void round_robin(struct run *r)
 	r->m->rounds = r->t.rounds;
 }
 
-/* Seconds that REPS calls of a trial take, for speed_calibrate. */
-static double run_trial(void *ctx, unsigned long reps)
-{
-	const struct trial *tr = ctx;
-
-	return measure_benches[tr->kind].run(tr, reps);
-}
-
 /* Slices of about m->slice: calibrated once a cell, on one kernel (the
  * others' slices are as many calls, a little longer or shorter), so that
  * a loaded machine pays for a handful of calibrations, not hundreds. */
@@ -218,9 +223,8 @@ static void calibrate(struct run *r)
 	struct measurement *m = r->m;
 
 	for (int c = 0; c < r->ncells; c++) {
-		struct trial tr = { m->kr[r->ok[0]].k, m->one, c, 0, m->kind };
 		unsigned long reps = measure_seam ? 1 : speed_calibrate(
-			run_trial, &tr, m->slice);
+			run_kernel, r, r->ok[0], c, m->slice);
 		for (size_t j = 0; j < r->nok; j++)
 			r->reps[r->ok[j] * (size_t)r->ncells + (size_t)c] = reps;
 	}

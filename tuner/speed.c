@@ -220,13 +220,16 @@ void speed_row(const struct speed_table *t, size_t row, const double *w,
 		memcpy(rounds, rs, (size_t)t->rounds * sizeof *rounds);
 }
 
-unsigned long speed_calibrate(double (*run)(void *ctx, unsigned long reps),
-			      void *ctx, double secs)
+unsigned long speed_calibrate(speed_run *run, void *ctx, size_t row,
+			      int cell, double secs)
 {
 	unsigned long reps = 1;
 	double t;
 
-	while ((t = run(ctx, reps)) < secs / 4 && reps < (1ul << 28))
+	if (speed_seam != NULL)
+		return 1;
+	while ((t = run(ctx, row, cell, 0, reps)) < secs / 4 &&
+	       reps < (1ul << 28))
 		reps *= 4;
 	double r = (double)reps * secs / (t > 0 ? t : 1e-9);
 	return r < 1 ? 1 : (unsigned long)r;

@@ -99,10 +99,14 @@ struct speed_row {
 void speed_row(const struct speed_table *t, size_t row, const double *w,
 	       struct speed_row *s, double *rounds);
 
-/* Calls of a slice that take about SECS seconds, by RUN (the seconds that
- * REPS calls take); doubles as a warm-up. */
-unsigned long speed_calibrate(double (*run)(void *ctx, unsigned long reps),
-			      void *ctx, double secs);
+/* Seconds that REPS calls of ROW in CELL take, its keys at PLACE. */
+typedef double speed_run(void *ctx, size_t row, int cell, int place,
+			 unsigned long reps);
+
+/* Calls of ROW in CELL that take about SECS seconds by RUN (its keys at
+ * the first placement); doubles as a warm-up.  1 on the seam. */
+unsigned long speed_calibrate(speed_run *run, void *ctx, size_t row,
+			      int cell, double secs);
 
 /* Median of V[0..n); sorts a copy in TMP. */
 double speed_median(const double *v, int n, double *tmp);
