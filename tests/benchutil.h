@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* benchutil.h - the clock and the sort the benchmarks share.  Kept apart
- * from the tuner's harness (tuner/timing.c) on purpose: the benchmarks
- * re-measure the tuner's pick independently. */
+/* benchutil.h - the clock and the sort of the bound loops (tests/limits.c,
+ * tests/storebound.c), which time loops of their own, not kernels: the
+ * kernels' benchmarks time through the tuner's core (tuner/speed.h). */
 #ifndef RC4_BENCHUTIL_H
 #define RC4_BENCHUTIL_H
 
