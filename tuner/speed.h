@@ -116,10 +116,10 @@ double speed_median(const double *v, int n, double *tmp);
  * another process interrupted does not move it. */
 double speed_spread(const double *v, int n);
 
-/* The benchmarks' test seam (tests/seam_speed.c, linked into their seam
+/* The benchmarks' test seam (set by tests/seam.c, linked into the seam
  * builds only; NULL otherwise): the rate row NAME has at PLACE instead of
  * timing a slice.  The tuner's is measure_seam (measure.h); both read the
- * same rates (tests/seam_rates.c). */
+ * same RC4TUNE_SEAM_RATES. */
 extern double (*speed_seam)(const char *name, int place);
 
 #endif
