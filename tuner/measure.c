@@ -3,12 +3,12 @@
  * which decide.c turns into a choice.
  *
  * A slice is a fixed number of calls (calibrated once to last about
- * m->slice), so no clock read sits inside the loop.  Rounds go over every
- * cell and within a cell over every kernel, starting one kernel further
- * each round, so that drift and the position in a round hit all kernels
- * alike; each round puts the keys' states at the next placement.  Medians
- * over rounds, at each kernel's worst placement, give the table; the
- * per-round scores go with them, for the noise. */
+ * m->slice), so no clock read sits inside the loop.  The rounds and the
+ * figures are the timing core's (speed.h), as the benchmarks' are: every
+ * cell, every kernel from a rotating start, the keys at the next
+ * placement each round; a kernel's rates are its medians as at its worst
+ * placement.  Here: the budget, its phases, the self-tests, and the
+ * per-round scores that decide.c weighs the noise by. */
 #include <config.h>
 
 #include <math.h>
