@@ -237,15 +237,15 @@ static bool ratio_ok(const char *s, double *v, char **end)
 	       *v > 0;
 }
 
-/* Whether S is a number of bytes as the writer writes one: digits, from
- * 1 (no leading zero), at most short_below's limit, into *N. */
+/* Whether S is a number of bytes as the writer writes one: short_below's
+ * (rc4_conf_bytes), with no leading zero, into *N. */
 static bool bytes_ok(const char *s, unsigned long *n)
 {
-	size_t d = strspn(s, "0123456789");
+	size_t b = 0;
+	bool ok = s[0] != '0' && rc4_conf_bytes(s, &b) == 0;
 
-	*n = strtoul(s, NULL, 10);
-	return d >= 1 && d <= 10 && s[d] == '\0' && s[0] != '0' &&
-	       *n <= RC4_CONF_SHORT_MAX;
+	*n = b;
+	return ok;
 }
 
 /* "BYTES:RATIO,BYTES:RATIO..." into SP, in increasing BYTES below its
