@@ -65,10 +65,6 @@ struct rc4k {
  * entry in rc4k_kinds (and its kernels' lines in registry.def). */
 struct rc4k_kind_info {
 	const char *what;  /* in messages: "kernel", "set_keys kernel" */
-	const char *key;   /* the config key that names one */
-	/* A key that names it too, where KEY is not set in the same section
-	 * (batch_kernel: both batch calls' kernel), or NULL. */
-	const char *also;
 	enum rc4k_kind type; /* the info.kind of the kernels it runs */
 	const char *env;   /* the environment variable that forces one, or
 			    * NULL */
@@ -105,11 +101,6 @@ const char *rc4k_refused(const struct rc4k_info *k);
 
 /* K's self-test, by its kind: 0 when every answer is right. */
 int rc4k_selftest(const struct rc4k_info *k);
-
-/* The kind that names KEY: its own key, or (ALSO) the key it shares;
- * RC4K_KINDS when none does.  A shared key names every kind that shares
- * it: the next is found from FROM + 1. */
-enum rc4k_kind rc4k_kind_of_key(const char *key, int from, bool *also);
 
 /* K as the single-stream kernel it is (K->kind == RC4K_SINGLE). */
 static inline const struct rc4k *rc4k_single(const struct rc4k_info *k)

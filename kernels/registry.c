@@ -36,29 +36,16 @@ const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS] = {
 	 * measured (doc/cpus/AuthenticAMD-25-17.md, "Single stream, quiet
 	 * host"); 32-bit entries avoid the char layout's
 	 * Core 2 / K8 traps. */
-	[RC4K_SINGLE] = { "kernel", "kernel", NULL, RC4K_SINGLE,
-			  "RC4TUNE_KERNEL", "", &rc4k_int_8x.info,
-			  rc4k_selftest_single },
+	[RC4K_SINGLE] = { "kernel", RC4K_SINGLE, "RC4TUNE_KERNEL", "",
+			  &rc4k_int_8x.info, rc4k_selftest_single },
 	/* serial: the single-stream kernel key by key, of whatever family,
 	 * so never slower than one key at a time (family.h). */
-	[RC4K_SET_KEYS] = { "set_keys kernel", "set_keys_kernel",
-			    "batch_kernel", RC4K_BATCH, NULL, "set_keys: ",
+	[RC4K_SET_KEYS] = { "set_keys kernel", RC4K_BATCH, NULL, "set_keys: ",
 			    &rc4k_serial.info, rc4k_selftest_batch },
-	[RC4K_CRYPT_MANY] = { "crypt_many kernel", "crypt_many_kernel",
-			      "batch_kernel", RC4K_BATCH, NULL, "crypt_many: ",
-			      &rc4k_serial.info, rc4k_selftest_batch },
+	[RC4K_CRYPT_MANY] = { "crypt_many kernel", RC4K_BATCH, NULL,
+			      "crypt_many: ", &rc4k_serial.info,
+			      rc4k_selftest_batch },
 };
-
-enum rc4k_kind rc4k_kind_of_key(const char *key, int from, bool *also)
-{
-	for (int k = from; k < RC4K_KINDS; k++) {
-		const struct rc4k_kind_info *ki = &rc4k_kinds[k];
-		*also = ki->also != NULL && strcmp(key, ki->also) == 0;
-		if (*also || strcmp(key, ki->key) == 0)
-			return (enum rc4k_kind)k;
-	}
-	return RC4K_KINDS;
-}
 
 const struct rc4k_info *rc4k_find(enum rc4k_kind kind, const char *name)
 {

@@ -257,46 +257,32 @@ static int on_entry(void *user, const char *section, const char *name,
 	rc4_section_key(section, strlen(section), sec);
 	if (r->hooks != NULL && r->hooks->entry != NULL)
 		r->hooks->entry(r->hooks->arg, r->line, sec, name, value);
+	enum rc4_key key = rc4_key_named(name);
+	if (key == RC4_KEY_NONE)
+		return 1;
 	enum rc4_section_kind is = rc4_section_kind(sec);
 	int slot = is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
 		   : is == RC4_SECTION_PIN   ? RC4_CONF_PIN
 		   : r->section != NULL && strcmp(sec, r->section) == 0
 		       ? RC4_CONF_CPU
 		       : -1;
-	struct rc4_conf_value *split =
-		slot < 0 ? NULL
-		: strcmp(name, RC4_CONF_SHORT_KERNEL) == 0
-			? &r->conf->short_kernel[slot]
-		: strcmp(name, RC4_CONF_SHORT_BELOW) == 0
-			? &r->conf->short_below[slot]
-			: NULL;
-	if (split != NULL) {
-		snprintf(split->name, sizeof split->name, "%s", value);
-		split->line = r->line;
-		split->own = true;
-	}
-	bool also;
-	for (int kind = rc4k_kind_of_key(name, 0, &also); kind < RC4K_KINDS;
-	     kind = rc4k_kind_of_key(name, kind + 1, &also)) {
-		if (slot < 0) {
-			/* A section, not each of its keys: one section
-			 * that sets the key three times is one CPU. */
-			if (is == RC4_SECTION_CPU &&
-			    strcmp(sec, r->counted[kind]) != 0) {
-				r->conf->others[kind]++;
-				memcpy(r->counted[kind], sec, sizeof sec);
-			}
-			continue;
-		}
-		struct rc4_conf_value *v = &r->conf->value[kind][slot];
-		/* a kind's own key, wherever it stands in the section, over
-		 * the key it shares */
-		if (also && v->own)
-			continue;
+	if (slot >= 0) {
+		struct rc4_conf_value *v = &r->conf->value[slot][key];
 		snprintf(v->name, sizeof v->name, "%s", value);
 		v->line = r->line;
-		v->own = !also;
+		return 1;
 	}
+	enum rc4_key_role role = rc4_keys[key].role;
+	for (int kind = 0; kind < RC4K_KINDS && is == RC4_SECTION_CPU &&
+			   (role == RC4_ROLE_KERNEL || role == RC4_ROLE_STAND_IN);
+	     kind++)
+		/* a section, not each of its keys: one section that sets the
+		 * key three times is one CPU */
+		if ((rc4_keys[key].kinds & (1u << kind)) &&
+		    strcmp(sec, r->counted[kind]) != 0) {
+			r->conf->others[kind]++;
+			memcpy(r->counted[kind], sec, sizeof sec);
+		}
 	return 1;
 }
 
@@ -378,22 +364,6 @@ char *rc4_conf_load(const char *path, size_t *len)
 
 	*len = 0;
 	return load(path, len, &missing, why, sizeof why);
-}
-
-int rc4_conf_bytes(const char *value, size_t *bytes)
-{
-	size_t n = 0;
-
-	/* digits only: no sign, blank, base prefix or unit that strtoul
-	 * would take or stop at */
-	if (*value == '\0' || strspn(value, "0123456789") != strlen(value))
-		return -1;
-	for (; *value != '\0' && n <= RC4_CONF_SHORT_MAX; value++)
-		n = n * 10 + (size_t)(*value - '0');
-	if (n == 0 || n > RC4_CONF_SHORT_MAX)
-		return -1;
-	*bytes = n;
-	return 0;
 }
 
 int rc4_conf_check(const char *buf, size_t len, int *line, char *why,

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "confkeys.h"
 #include "kernels/kernel.h"
 #include "inibuild.h" /* RC4_CONF_MAX_LINE, RC4_CONF_MAX_SECTION */
 
@@ -29,41 +30,15 @@ const char *rc4_conf_path(void);
  * CPU's [cpu ...]; [default]. */
 enum { RC4_CONF_PIN, RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
 
-/* What a file says for one CPU: for each kind of kernel, the last value
- * of its key (rc4k_kinds[].key) in [pin], this CPU's section and
- * [default], else of the key it shares (rc4k_kinds[].also) there ("" and
- * line 0 when there is neither). */
+/* What a file says for one CPU: each key's last value (rc4_keys) in
+ * [pin], this CPU's section and [default]. */
 struct rc4_conf {
-	struct rc4_conf_value {
-		char name[RC4_CONF_MAX_LINE + 1];
-		int line;
-		bool own; /* set by the kind's own key, not one it shares */
-	} value[RC4K_KINDS][RC4_CONF_SECTIONS];
-	/* How many other CPUs' [cpu ...] sections set each kind's key: a
+	struct rc4_conf_value value[RC4_CONF_SECTIONS][RC4_KEYS];
+	/* How many other CPUs' [cpu ...] sections give each kind a kernel: a
 	 * file tuned on another machine. */
 	int others[RC4K_KINDS];
-	/* The size split of each section's kernel (short_kernel and
-	 * short_below), as the single kind's values: "" and line 0 when the
-	 * key is not there.  rc4_split_resolve (select.h) judges them. */
-	struct rc4_conf_value short_kernel[RC4_CONF_SECTIONS],
-		short_below[RC4_CONF_SECTIONS];
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
-
-/* The keys of a size split (rc4tune.conf(5), short_kernel): calls shorter
- * than short_below bytes, on keys the section's kernel set up, run
- * short_kernel.  They are no kind of their own: nothing selects a short
- * kernel but the section whose kernel is chosen. */
-#define RC4_CONF_SHORT_KERNEL "short_kernel"
-#define RC4_CONF_SHORT_BELOW "short_below"
-/* short_below's largest value: longer calls are bulk, where one kernel
- * serves (and a size_t of every target holds it). */
-#define RC4_CONF_SHORT_MAX 1073741824 /* 1 GiB; a plain number, so that
-					* messages can say it */
-
-/* VALUE as short_below: decimal digits only, 1 to RC4_CONF_SHORT_MAX,
- * into *BYTES; 0, or -1 when it is not such a number. */
-int rc4_conf_bytes(const char *value, size_t *bytes);
 
 /* What --check-conf sees of a file the reader accepts so far.  Members
  * may be NULL. */

@@ -81,7 +81,8 @@ const struct rc4k_info *rc4_current(enum rc4k_kind kind)
 static int use(enum rc4k_kind kind, const char *name)
 {
 	const char *why;
-	const struct rc4k_info *k = rc4_kernel_usable(kind, name, NULL, &why);
+	const struct rc4k_info *k =
+		rc4_key_kernel(kind, name, NULL, true, NULL, &why);
 
 	rc4_current(kind); /* a later first-use selection must not undo this */
 	if (k == NULL) {

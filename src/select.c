@@ -25,15 +25,17 @@ struct sel {
 	int conf_rc; /* rc4_conf_read's; 2: not read yet */
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
 	int line; /* the config line of the step's key, 0 if none */
+	/* A config step's section, judged (rc4_keys_judge); judged false
+	 * for the other steps, whose names select_how judges. */
+	bool judged;
+	struct rc4_keys_use use;
+	int slot; /* its section (RC4_CONF_PIN ...) */
+	enum rc4_key row; /* the key the step read there */
 };
 
 /* At most this much of a name from the environment or a config file goes
  * into the trail, so that a huge value cannot push the choice out. */
 #define SHOWN_MAX 64
-
-/* A number macro's digits, as a string. */
-#define SHOWN_(x) #x
-#define SHOWN(x) SHOWN_(x)
 
 void rc4_printable(char *s)
 {
@@ -104,31 +106,65 @@ static const char *from_env(struct sel *s)
 	return value;
 }
 
-/* The kind's key in config section WHICH (named SECTION). */
-static const char *from_conf(struct sel *s, int which, const char *section)
+/* The split keys of section SLOT that its judgement passed over, in the
+ * trail: the single kind's, where the section gives no kernel too. */
+static void split_passed(struct sel *s)
+{
+	for (int r = 0; r < RC4_KEYS; r++) {
+		const struct rc4_key_bad *bad = &s->use.bad[r];
+		enum rc4_key_role role = rc4_keys[r].role;
+		if (bad->line != 0 &&
+		    (role == RC4_ROLE_SHORT || role == RC4_ROLE_BYTES))
+			say(s, "split: config line %d: %s = \"%.*s\": %s; no "
+			       "split",
+			    bad->line, rc4_keys[r].name, SHOWN_MAX,
+			    s->conf.value[s->slot][r].name,
+			    bad->why ? bad->why : "unknown kernel");
+	}
+}
+
+/* The kind's kernel from config section SLOT (named SECTION), judged with
+ * the section's other keys (rc4_keys_judge). */
+static const char *from_conf(struct sel *s, int slot, const char *section)
 {
 	if (conf(s) != 0)
 		return NULL;
-	const struct rc4_conf_value *v = &s->conf.value[s->kind][which];
+	const struct rc4_conf_value *v = s->conf.value[slot];
+	struct rc4_keys_how how = { true, s->in->one, s->in->find };
+	rc4_keys_judge(v, &how, &s->use);
+	s->slot = slot;
+	enum rc4_key from = s->use.from[s->kind];
+	/* the key the library read: the kind's own, else one standing in */
+	for (int r = 0; r < RC4_KEYS && from == RC4_KEY_NONE; r++)
+		if ((rc4_keys[r].kinds & (1u << s->kind)) &&
+		    rc4_keys[r].role != RC4_ROLE_SHORT &&
+		    rc4_keys[r].role != RC4_ROLE_BYTES && s->use.bad[r].line)
+			from = (enum rc4_key)r;
 	int others = s->conf.others[s->kind];
-	if (v->line == 0 && which == RC4_CONF_CPU && others > 0) {
+	if (from == RC4_KEY_NONE && s->kind == RC4K_SINGLE)
+		split_passed(s);
+	if (from == RC4_KEY_NONE && slot == RC4_CONF_CPU && others > 0) {
 		say(s, "config: no %s in [%s], but %d other CPU section%s "
 		       "set one: tuned on another CPU? (rc4tune "
 		       "--generate-conf tunes this one)",
-		    rc4k_kinds[s->kind].key, section, others,
+		    rc4_keys[s->kind].name, section, others,
 		    others == 1 ? "" : "s");
 		return NULL;
 	}
-	const struct rc4k_kind_info *ki = &rc4k_kinds[s->kind];
-	if (v->line == 0) {
-		say(s, "config: no %s%s%s in [%s]", ki->key,
-		    ki->also ? " or " : "", ki->also ? ki->also : "", section);
+	if (from == RC4_KEY_NONE) {
+		bool batch = s->kind != RC4K_SINGLE;
+		say(s, "config: no %s%s%s in [%s]", rc4_keys[s->kind].name,
+		    batch ? " or " : "", batch ? rc4_keys[RC4_KEY_BATCH].name : "",
+		    section);
 		return NULL;
 	}
-	snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s", v->line,
-		 section, v->own ? "" : " ", v->own ? "" : ki->also);
-	s->line = v->line;
-	return v->name;
+	snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s",
+		 v[from].line, section, from == (int)s->kind ? "" : " ",
+		 from == (int)s->kind ? "" : rc4_keys[from].name);
+	s->line = v[from].line;
+	s->row = from;
+	s->judged = true;
+	return v[from].name;
 }
 
 static const char *from_cpu_section(struct sel *s)
@@ -183,74 +219,21 @@ static const char *from_heuristic(struct sel *s)
 	return k ? k->name : NULL;
 }
 
-int rc4_split_resolve(
-	const struct rc4_conf *conf, int slot, const struct rc4k *lng,
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
-	struct rc4_split *split, const char **why, int *line)
+/* The split of the config section that chose the single kind's kernel,
+ * into HOW, and the trail says it or why it is passed over.  Only a
+ * config step's: RC4TUNE_KERNEL and the rules name one kernel. */
+static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how)
 {
-	const struct rc4_conf_value *k = &conf->short_kernel[slot],
-				    *b = &conf->short_below[slot];
-	const struct rc4k_info *shrt;
-
-	if (k->line == 0 && b->line == 0)
-		return 0;
-	*line = k->line != 0 ? k->line : b->line;
-	*why = k->line == 0   ? "short_below without short_kernel"
-	       : b->line == 0 ? "short_kernel without short_below"
-			      : NULL;
-	if (*why == NULL && rc4_conf_bytes(b->name, &split->below) != 0) {
-		*line = b->line;
-		*why = "short_below is not a whole number of bytes from 1 to "
-		       SHOWN(RC4_CONF_SHORT_MAX);
-	}
-	if (*why == NULL &&
-	    (shrt = rc4_kernel_usable(RC4K_SINGLE, k->name, find, why)) == NULL &&
-	    *why == NULL)
-		*why = "unknown kernel";
-	if (*why == NULL)
-		*why = rc4k_split_misfit(lng, rc4k_single(shrt));
-	if (*why != NULL)
-		return -1;
-	split->lng = lng;
-	split->shrt = rc4k_single(shrt);
-	split->line = k->line;
-	return 1;
-}
-
-/* The config section each config step reads, by enum rc4_source; -1
- * for the other steps. */
-static int slot_of(enum rc4_source from)
-{
-	return from == RC4_FROM_PIN	  ? RC4_CONF_PIN
-	       : from == RC4_FROM_CPU	  ? RC4_CONF_CPU
-	       : from == RC4_FROM_DEFAULT ? RC4_CONF_DEFAULT
-					  : -1;
-}
-
-/* The split of the section from which kernel K was chosen, into HOW, and
- * the trail says it or why it is passed over.  Only a config step's:
- * RC4TUNE_KERNEL and the rules name one kernel. */
-static void split_of(struct sel *s, enum rc4_source from, const struct rc4k *k,
-		     struct rc4_choice *how)
-{
-	const char *why;
-	int line, slot = slot_of(from);
-
-	how->split = (struct rc4_split){ 0 };
-	if (slot < 0 || s->kind != RC4K_SINGLE)
+	if (!s->judged || s->kind != RC4K_SINGLE)
 		return;
-	int r = rc4_split_resolve(&s->conf, slot, k, s->in->find, &how->split,
-				  &why, &line);
-	if (r > 0)
+	how->split = s->use.split;
+	if (how->split.below > 0)
 		say(s, "split: calls shorter than %zu bytes run %s (config "
 		       "line %d), longer ones %s",
-		    how->split.below, how->split.shrt->info.name, line,
-		    k->info.name);
-	else if (r < 0)
-		say(s, "split: config line %d: \"%.*s\": %s; no split", line,
-		    SHOWN_MAX, s->conf.short_kernel[slot].name, why);
-	if (r <= 0)
-		how->split = (struct rc4_split){ 0 };
+		    how->split.below, how->split.shrt->info.name,
+		    how->split.line, k->info.name);
+	else
+		split_passed(s);
 }
 
 /* The precedence, first to last (enum rc4_source's order); the portable
@@ -279,23 +262,22 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 		rc4_section_name(in->cpu, s.section);
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
 		s.line = 0;
+		s.judged = false;
 		const char *name = precedence[i](&s);
 		if (name == NULL)
 			continue;
 		const char *why;
 		const struct rc4k_info *k =
-			rc4_kernel_usable(kind, name, in->find, &why);
-		if (k != NULL && kind != RC4K_SINGLE && in->one != NULL &&
-		    (why = rc4k_misfit(k, in->one)) != NULL) {
-			say(&s, "%s: %s: %s (kernel %s); skipped", s.step,
-			    k->name, why, in->one->info.name);
-			continue;
-		}
+			s.judged ? s.use.k[kind]
+				 : rc4_key_kernel(kind, name, in->one, true,
+						  in->find, &why);
+		if (s.judged)
+			why = s.use.bad[s.row].why;
 		if (k != NULL) {
 			say(&s, "chosen: %s (%s)", k->name, s.step);
 			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
 						    s.conf_rc, { 0 } };
-			split_of(&s, (enum rc4_source)i, rc4k_single(k), how);
+			split_of(&s, rc4k_single(k), how);
 			return k;
 		}
 		bool cut = strlen(name) > SHOWN_MAX;
@@ -312,20 +294,6 @@ const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   size_t size)
 {
 	return rc4_select_how(kind, in, trail, size, NULL);
-}
-
-const struct rc4k_info *rc4_kernel_usable(
-	enum rc4k_kind kind, const char *name,
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
-	const char **why)
-{
-	const struct rc4k_info *k =
-		name == NULL ? NULL : (find ? find : rc4k_find)(kind, name);
-	const char *refused = k != NULL ? rc4k_refused(k) : NULL;
-
-	if (why != NULL)
-		*why = refused;
-	return refused == NULL ? k : NULL;
 }
 
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)

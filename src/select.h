@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "confkeys.h"
 #include "cpu.h"
 #include "kernels/kernel.h"
 
@@ -43,15 +44,6 @@ enum rc4_source {
 	RC4_FROM_PORTABLE,
 };
 
-/* A size split of the single kind (rc4tune.conf(5), short_kernel): a
- * call shorter than BELOW bytes on a key that LNG set up runs SHRT, of
- * LNG's family, on the same state.  BELOW 0: no split. */
-struct rc4_split {
-	const struct rc4k *lng, *shrt;
-	size_t below;
-	int line; /* the config line of short_kernel, 0 if none */
-};
-
 /* The step that chose, for --explain --json. */
 struct rc4_choice {
 	enum rc4_source source;
@@ -62,17 +54,6 @@ struct rc4_choice {
 	/* the single kind: the split of the section that chose, if any */
 	struct rc4_split split;
 };
-
-/* The split that section SLOT (RC4_CONF_PIN ...) of CONF sets for LNG,
- * its kernel, looking kernels up by FIND (NULL: rc4k_find): 0 when it
- * sets none; 1 with *SPLIT filled; -1 when it cannot be used: *WHY says
- * why and *LINE is the line at fault.  Both keys or neither; a number of
- * bytes; a short kernel that may run here, of LNG's family. */
-struct rc4_conf;
-int rc4_split_resolve(
-	const struct rc4_conf *conf, int slot, const struct rc4k *lng,
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
-	struct rc4_split *split, const char **why, int *line);
 
 /* The first step of the precedence whose kernel of KIND is known, usable
  * here and passes its self-test; never NULL.  If TRAIL is not NULL it gets
@@ -95,15 +76,6 @@ void rc4_printable(char *s);
 
 /* TRAIL's lines to F, each after PREFIX. */
 void rc4_trail_print(FILE *f, const char *prefix, const char *trail);
-
-/* The kernel of KIND named NAME, looked up by FIND (NULL: rc4k_find), if
- * it may run here (rc4k_refused: usable on this CPU, self-test passed);
- * else NULL, and *WHY (WHY may be NULL) says why: rc4k_refused's reason,
- * or NULL when there is no such kernel (or NAME is NULL). */
-const struct rc4k_info *rc4_kernel_usable(
-	enum rc4k_kind kind, const char *name,
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name),
-	const char **why);
 
 /* The kernel of KIND that new keys use; the first call in a process runs
  * the selection (current.c). */

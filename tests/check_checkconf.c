@@ -91,7 +91,7 @@ START_TEST(test_hooks)
 	ck_assert_int_eq(h.nkernels, 4);
 	ck_assert_int_eq(h.kernels[0], 3);
 	ck_assert_int_eq(h.kernels[3], 10);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-8x");
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "int-8x");
 }
 END_TEST
 

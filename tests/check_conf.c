@@ -22,18 +22,18 @@ START_TEST(test_sections)
 				   "[cpu AuthenticAMD 25 17]\nkernel = char-1x\n",
 				   CPU),
 			 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-4x");
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line, 4);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 7);
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "int-4x");
+	ck_assert_int_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].line, 4);
+	ck_assert_str_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name, "long-8x");
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line, 7);
 
 	/* no section for this CPU: only [default] */
 	ck_assert_int_eq(read_text("[default]\nkernel = int-4x\n", CPU), 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "");
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
+	ck_assert_str_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name, "");
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line, 0);
 	/* CPU not identified: no section applies */
 	ck_assert_int_eq(read_text("[" CPU "]\nkernel = int-4x\n", NULL), 0);
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line, 0);
 }
 END_TEST
 
@@ -41,13 +41,13 @@ END_TEST
 START_TEST(test_section_match)
 {
 	ck_assert_int_eq(read_text("[  " CPU "\t]\nkernel = int-4x\n", CPU), 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "int-4x");
+	ck_assert_str_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name, "int-4x");
 	ck_assert_int_eq(read_text("[cpu  GenuineIntel 6 207]\nkernel = x\n"
 				   "[cpu GenuineIntel 6 0207]\nkernel = y\n"
 				   "[CPU GenuineIntel 6 207]\nkernel = z\n",
 				   CPU),
 			 0);
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 0);
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line, 0);
 }
 END_TEST
 
@@ -60,9 +60,9 @@ START_TEST(test_duplicates)
 				   "[default]\nkernel = b\n",
 				   CPU),
 			 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line, 7);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "b");
+	ck_assert_str_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name, "long-8x");
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line, 7);
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "b");
 }
 END_TEST
 
@@ -90,7 +90,7 @@ END_TEST
 START_TEST(test_empty_and_missing)
 {
 	ck_assert_int_eq(read_text("", CPU), 0);
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line + conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line,
+	ck_assert_int_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line + conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].line,
 			 0);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(rc4_conf_read(path, CPU, &conf, NULL, why, sizeof why),

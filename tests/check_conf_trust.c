@@ -18,8 +18,8 @@
  * line at fault and the reason given. */
 static void refused(int line, const char *reason)
 {
-	ck_assert_int_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].line, 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "");
+	ck_assert_int_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].line, 0);
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "");
 	ck_assert_int_eq(conf.bad_line, line);
 	ck_assert_msg(strstr(why, reason) != NULL, "\"%s\" lacks \"%s\"", why,
 		      reason);
@@ -66,7 +66,7 @@ START_TEST(test_line_length)
 		snprintf(text, sizeof text, "[default]\nkernel = %s\n", value);
 		if (extra == 0) {
 			ck_assert_int_eq(read_text(text, CPU), 0);
-			ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, value);
+			ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, value);
 		} else {
 			ck_assert_int_eq(read_text(text, CPU), -1);
 			refused(2, "longer than 198 bytes");
@@ -255,8 +255,8 @@ START_TEST(test_header_line)
 				   "[" CPU "]# another\nkernel : long-8x\n",
 				   CPU),
 			 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "int-4x");
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_CPU].name, "long-8x");
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "int-4x");
+	ck_assert_str_eq(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name, "long-8x");
 }
 END_TEST
 

@@ -404,7 +404,7 @@ static int read_back(const char *file, void *arg)
 	char why[RC4_CONF_WHY_MAX];
 
 	int r = rc4_conf_read(file, section, &conf, NULL, why, sizeof why);
-	const char *got = conf.value[RC4K_SINGLE][RC4_CONF_CPU].name;
+	const char *got = conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name;
 
 	if (r == 0 && strcmp(got, section + 4) == 0)
 		return 0;
@@ -458,7 +458,7 @@ START_TEST(test_concurrent_writers)
 			ck_assert_int_eq(rc4_conf_read(path, section, &conf,
 						       NULL, why, sizeof why),
 					 0);
-			ck_assert_msg(conf.value[RC4K_SINGLE][RC4_CONF_CPU].line
+			ck_assert_msg(conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].line
 					      != 0,
 				      "[%s] lost", section);
 		}

@@ -97,7 +97,7 @@ static void refused(const char *option)
 			 -1);
 	ck_assert_msg(strncmp(why, want, strlen(want)) == 0, "why: %s", why);
 	ck_assert_int_eq(conf.bad_line, 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name, "");
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name, "");
 }
 
 /* inih as linked: the file is read, through the stand-in. */
@@ -106,7 +106,7 @@ START_TEST(test_as_built)
 	ck_assert_int_eq(rc4_ini_build_check(why, sizeof why), 0);
 	ck_assert_int_eq(rc4_conf_read(path, NULL, &conf, NULL, why, sizeof why),
 			 0);
-	ck_assert_str_eq(conf.value[RC4K_SINGLE][RC4_CONF_DEFAULT].name,
+	ck_assert_str_eq(conf.value[RC4_CONF_DEFAULT][RC4_KEY_KERNEL].name,
 			 "int-4x");
 	ck_assert_int_gt(calls, 0);
 }

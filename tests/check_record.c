@@ -149,7 +149,7 @@ START_TEST(test_written_read)
 			      "case %d: %s read back otherwise:\n%s", i, what,
 			      text);
 		for (int k = 0; k < RC4K_KINDS; k++)
-			ck_assert_str_eq(s.key[k].value, r.key[k].value);
+			ck_assert_str_eq(s.key[k].name, r.key[k].value);
 		free(text);
 	}
 	printf("writer to reader: %d records built, each read back as the "

@@ -83,8 +83,8 @@ START_TEST(test_build_parse)
 	rc4_section_parse(text, len, 7, &s);
 	ck_assert_str_eq(s.name, CPU);
 	ck_assert_int_eq(s.record.owner, RC4_OWNER_TUNER);
-	ck_assert_str_eq(s.key[RC4K_SINGLE].value, "int-4x");
-	ck_assert_int_eq(s.key[RC4K_SINGLE].line, 7 + 6);
+	ck_assert_str_eq(s.key[RC4_KEY_KERNEL].name, "int-4x");
+	ck_assert_int_eq(s.key[RC4_KEY_KERNEL].line, 7 + 6);
 	ck_assert(s.record.key[RC4K_SINGLE].uncertain);
 	ck_assert_str_eq(s.record.key[RC4K_SINGLE].why, "busy");
 	ck_assert_int_eq(s.record.key[RC4K_SINGLE].nruns, 2);
@@ -92,7 +92,7 @@ START_TEST(test_build_parse)
 	memcpy(strstr(text, "kernel = int-4x") + 9, "int-8x", 6);
 	rc4_section_parse(text, len, 1, &s);
 	ck_assert_int_eq(s.record.owner, RC4_OWNER_EDITED);
-	ck_assert_str_eq(s.key[RC4K_SINGLE].value, "int-8x");
+	ck_assert_str_eq(s.key[RC4_KEY_KERNEL].name, "int-8x");
 	free(text);
 }
 END_TEST
@@ -296,7 +296,7 @@ START_TEST(test_find)
 	ck_assert_int_eq(first.line, 3);
 	ck_assert_int_eq(first.record.owner, RC4_OWNER_TUNER);
 	ck_assert_int_eq(theirs.record.owner, RC4_OWNER_HAND);
-	ck_assert_str_eq(theirs.key[RC4K_SINGLE].value, "long-1x");
+	ck_assert_str_eq(theirs.key[RC4_KEY_KERNEL].name, "long-1x");
 	ck_assert_str_eq(theirs.name, CPU);
 	/* the tuner's four lines, then the near miss's two */
 	ck_assert_int_eq(theirs.line, first.line + 4 + 2);

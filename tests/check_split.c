@@ -84,7 +84,8 @@ static const struct {
 	{ "short_kernel = char-1x\nshort_below = 64\n",
 	  "its cells are not the kernel's", 2 },
 	{ "short_kernel = int-1x\nshort_below = 0x40\n",
-	  "short_below is not a whole number of bytes from 1 to 1073741824", 3 },
+	  "short_below = \"0x40\": not a whole number of bytes from 1 to "
+	  "1073741824", 3 },
 	{ "short_kernel = int-1x\nshort_below = 0\n",
 	  "not a whole number", 3 },
 	{ "short_kernel = no-such\nshort_below = 64\n", "unknown kernel", 2 },
@@ -104,6 +105,28 @@ START_TEST(test_split_refused)
 	snprintf(line, sizeof line, "split: config line %d:", refused[_i].line);
 	said(line);
 	said("; no split");
+}
+END_TEST
+
+/* A split in a section with no kernel splits nothing, and the trail
+ * says so where the selection passes that section: in [pin] (whose
+ * kernel would outrank the rest), or in [default] below the env. */
+START_TEST(test_split_without_kernel)
+{
+	struct rc4_choice how;
+
+	ck_assert_str_eq(pick("[pin]\nshort_below = 64\nshort_kernel = int-1x\n"
+			      "[default]\nkernel = int-8x\n", &how),
+			 "int-8x");
+	ck_assert_uint_eq(how.split.below, 0);
+	said("split: config line 3: short_kernel = \"int-1x\": no kernel in "
+	     "its section");
+	said("split: config line 2: short_below = \"64\": no kernel in its "
+	     "section");
+	pick("[default]\nshort_kernel = int-1x\nshort_below = 64\n", &how);
+	ck_assert_int_ne(how.source, RC4_FROM_DEFAULT);
+	ck_assert_uint_eq(how.split.below, 0);
+	said("split: config line 2: short_kernel = \"int-1x\": no kernel");
 }
 END_TEST
 
@@ -223,6 +246,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_split_refused, 0,
 			    sizeof refused / sizeof refused[0]);
 	tcase_add_test(tc, test_split_of_its_section);
+	tcase_add_test(tc, test_split_without_kernel);
 	tcase_add_test(tc, test_library_switches);
 	tcase_add_test(tc, test_record_round_trip);
 	suite_add_tcase(s, tc);

@@ -6,7 +6,8 @@ three results and four history lines a key, the speed tables (about
 6 KB), the keys; unsealed (tests/seal.py seals them).  FLEETGEN_WORST=1:
 the worst case for a fleet file's size (rc4tune.conf(5), FLEETS): x86
 section names at their longest (a 12-byte vendor, three-digit family and
-model), each key's longest kernel name, every result uncertain with the
+model), each key's longest kernel name among those that a library
+uses together (one layout family per key), every result uncertain with the
 longest reason."""
 import os
 import sys
@@ -26,13 +27,23 @@ SINGLE = here(["int-ring4-sse41", "char-ahead-ring4-avx512", "int-ring4-asm",
                "char-ring4-avx512", "int-8x-chunk-asm", "long-8x-chunk-asm"],
               ["int-8x", "int-ring4", "long-ring4", "char-1x", "int-4x",
                "long-8x"])
-BATCH = here(["char-8lane-asm", "int-8lane-asm", "char-4lane", "char-8lane"],
-             ["char-2lane", "int-4lane", "char-4lane", "char-8lane"])
+# The batch kernels a host's library uses with each single kernel's keys:
+# lanes of its state layout (the name's first word; "serial" for a layout
+# of its own, the -ahead- kernels'), one layout family per key.
+LANES = {"char": here(["char-8lane-asm", "char-4lane"], ["char-2lane", "char-4lane"]),
+         "int": here(["int-8lane-asm", "int-4lane"], ["int-2lane", "int-4lane"]),
+         "long": ["serial", "serial"], "ahead": ["serial", "serial"]}
+
+
+def lanes(single):
+    return LANES["ahead" if "-ahead-" in single else single.split("-")[0]]
+
+
 WORST = os.environ.get("FLEETGEN_WORST") == "1"
 if WORST:
-    # each list's longest first: every key's value is the longest
-    SINGLE = sorted(SINGLE, key=len, reverse=True)[:1] * 6
-    BATCH = sorted(BATCH, key=len, reverse=True)[:1] * 4
+    # every key's value at its longest: the single kernel whose name and
+    # its lanes' names are the longest together
+    SINGLE = [max(SINGLE, key=lambda k: len(k) + 2 * max(map(len, lanes(k))))] * 6
 CONFIDENCE, WHY = ("uncertain", "phases") if WORST else ("high", "-")
 
 
@@ -40,9 +51,11 @@ def section(i):
     name = ("cpu GenuineIntel %d %d" % (100 + i // 156, 100 + i % 156) if WORST
             else "cpu GenuineIntel %d %d" % (6 + i // 256, i % 256))
     at = "2026-%02d-%02dT%02d:%02d:00Z" % (1 + i % 12, 1 + i % 28, i % 24, i % 60)
-    keys = [("kernel", SINGLE[i % 6], SINGLE),
-            ("set_keys_kernel", BATCH[i % 4], BATCH),
-            ("crypt_many_kernel", BATCH[(i + 1) % 4], BATCH)]
+    one = SINGLE[i % 6]
+    batch = sorted(lanes(one), key=len, reverse=True) if WORST else lanes(one)
+    keys = [("kernel", one, SINGLE),
+            ("set_keys_kernel", batch[i % 2 if not WORST else 0], batch),
+            ("crypt_many_kernel", batch[(i + 1) % 2 if not WORST else 0], batch)]
     out = ["[%s]" % name, ";@ rc4tune v=1 at=%s by=0.1.0 sum=%s" % (at, "0" * 16)]
     for key, value, _ in keys:
         out.append(";@ result key=%s value=%s confidence=%s why=%s"

@@ -88,12 +88,11 @@ static void check_selection(const struct rc4_cpu *cpu,
 		     "trail not a string");
 		/* [pin] first, then this CPU's section */
 		for (int slot = RC4_CONF_PIN; slot <= RC4_CONF_CPU; slot++) {
-			const struct rc4_conf_value *v = &plain->value[kind][slot];
-			const struct rc4k_info *want =
-				rc == 0 && v->line != 0
-					? rc4k_find((enum rc4k_kind)kind, v->name)
-					: NULL;
-			if (want == NULL || rc4k_refused(want) != NULL)
+			const struct rc4_keys_how how = { true, NULL, NULL };
+			struct rc4_keys_use u;
+			rc4_keys_judge(plain->value[slot], &how, &u);
+			const struct rc4k_info *want = rc == 0 ? u.k[kind] : NULL;
+			if (want == NULL)
 				continue;
 			must(k == want, "selection skipped the pinned or this "
 					"CPU's valid kernel");

@@ -122,7 +122,7 @@ static void check_library(const char *old, size_t oldlen, const char *once,
 	}
 	int slot = strcmp(section, "default") == 0 ? RC4_CONF_DEFAULT
 						   : RC4_CONF_CPU;
-	must(strcmp(conf.value[RC4K_SINGLE][slot].name, kernel) == 0,
+	must(strcmp(conf.value[slot][RC4_KEY_KERNEL].name, kernel) == 0,
 	     "the library does not read the kernel just written");
 }
 

@@ -129,6 +129,18 @@ grep -q "$a:1: \[default\] differs from $tmp/fleet2.conf:2's, which is kept" "$t
 	ok "a warning: an input's [default] differs from OUT's" ||
 	{ fail "no warning against OUT"; cat "$tmp/err"; }
 
+# Sections that differ only in a split's keys differ too: every key of
+# the table (a [default], a [pin], a person's [cpu ...]).
+for sec in default pin "$z"; do
+	printf '[%s]\nkernel = int-8x\nshort_kernel = int-1x\nshort_below = 64\n' "$sec" >"$tmp/s1.conf"
+	printf '[%s]\nkernel = int-8x\nshort_kernel = int-1x\nshort_below = 128\n' "$sec" >"$tmp/s2.conf"
+	"$RC4TUNE" --merge "$tmp/s1.conf" "$tmp/s2.conf" --output "$tmp/s.conf" >/dev/null 2>"$tmp/err"
+	grep -q "^rc4tune: warning: $tmp/s2.conf:1: \[$sec\] differs from $tmp/s1.conf:1's, which is kept" "$tmp/err" &&
+		ok "a warning: [$sec] differs only in short_below" ||
+		{ fail "no warning for a split's difference in [$sec]"; cat "$tmp/err"; }
+	rm -f "$tmp/s.conf"
+done
+
 # --- what the library reads is what the merge reads (rc4tune.conf(5)) ----
 # A [pin] that appears twice in OUT is one section: the merge leaves every
 # line of it, and adds the input's other CPU.
@@ -142,23 +154,26 @@ head -c "$(wc -c <"$tmp/pin2.before")" "$tmp/pin2.conf" | cmp -s - "$tmp/pin2.be
 	from "$tmp/pin2.conf" "$z" "$b" "two [pin]s in OUT: both kept, every line, [$z] added" ||
 	{ fail "a [pin] of OUT lost"; cat "$tmp/pin2.conf" "$tmp/err"; }
 # An input's duplicate of a CPU's section is one section too: the tuner's
-# (a real run's, this CPU's), then a person's that sets only kernel.  The
-# library reads the person's kernel and the tuner's batch kernels; so must
-# the fleet file.
+# (a real run's, this CPU's), then a person's that sets only kernel, of
+# the tuner's kernel's layout (the name's first word; 1x exists in every
+# layout), so that the tuner's batch kernels still fit it.  The library
+# reads the person's kernel and the tuner's batch kernels; so must the
+# fleet file.
 if "$RC4TUNE" --generate-conf --budget 0.2 --quiet --output "$tmp/dup-in.conf" 2>"$tmp/err"; then
 	live=$(sed -n '1s/^\[\(.*\)\]$/\1/p' "$tmp/dup-in.conf")
 	keys_in=$(grep -E '^(set_keys_|crypt_many_)?kernel = ' "$tmp/dup-in.conf" | tr -d ' ' | tr '\n' ' ')
-	printf '\n' >>"$tmp/dup-in.conf" && person "$live" int-4x >>"$tmp/dup-in.conf"
+	mine=$(sed -n 's/^kernel = \([a-z]*\)-.*/\1-1x/p' "$tmp/dup-in.conf")
+	printf '\n' >>"$tmp/dup-in.conf" && person "$live" "$mine" >>"$tmp/dup-in.conf"
 	run "an input with the tuner's section and a person's duplicate" 0 \
 		--merge "$tmp/dup-in.conf" "$a" --output "$tmp/dup-out.conf"
 	run "--check-conf on it" 0 --check-conf "$tmp/dup-out.conf"
 	keys=$(awk -v h="[$live]" '/^\[/ { p = $0 == h } p && / = / { print $1 "=" $3 }' \
 		"$tmp/dup-out.conf" | tr '\n' ' ')
 	[ "$(grep -c "^\[$live\]\$" "$tmp/dup-out.conf")" -eq 2 ] &&
-		[ "$keys" = "${keys_in}kernel=int-4x " ] &&
+		[ "$keys" = "${keys_in}kernel=$mine " ] &&
 		grep -q "^$tmp/dup-out.conf:1: \[$live\]: the tuner's (rc4tune" "$tmp/out" &&
 		ok "an input's two [$live]: both kept, the person's kernel read last, the tuner's batch kernels and seal kept" ||
-		{ fail "an input's duplicate split: [$keys], not [${keys_in}kernel=int-4x ]"
+		{ fail "an input's duplicate split: [$keys], not [${keys_in}kernel=$mine ]"
 			cat "$tmp/dup-out.conf" "$tmp/out"; }
 else
 	echo "# no --generate-conf here ($(cat "$tmp/err")): no duplicate of the tuner's to merge"

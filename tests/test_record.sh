@@ -127,9 +127,24 @@ seal "$tmp/pair.conf"
 	fail "the paired fixture is not the tuner's"
 "$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/pair.conf" \
 	>"$tmp/out" 2>&1
-[ $? -eq 0 ] && grep -q "set_keys_kernel = char-8lane is of another state layout than kernel = int-1x: measuring again" "$tmp/out" &&
+[ $? -eq 0 ] && grep -q "line [0-9]*: set_keys_kernel = char-8lane: its cells are not the single-stream kernel.s: one layout family per key: measuring again" "$tmp/out" &&
 	ok "--if-missing: a batch kernel of another layout than the kernel's is measured again" ||
 	{ fail "--if-missing kept a pairing of layouts"; cat "$tmp/out"; }
+
+# A confident, sealed section whose split the library passes over (a
+# short kernel this build does not have): every key the tuner wrote must
+# be one the library uses, so --if-missing measures again.
+printf '[%s]\n;@ rc4tune v=2 at=2026-01-01T00:00:00Z by=0.3.0 sum=0000000000000000\n;@ result key=kernel value=int-4x confidence=high why=-\n;@ split short=int-9x-gone below=64 gain=1.100 ratios=16:1.200\nshort_below = 64\nshort_kernel = int-9x-gone\nkernel = int-4x\n' \
+	"$live" >"$tmp/gone.conf"
+seal "$tmp/gone.conf"
+"$RC4TUNE" --check-conf "$tmp/gone.conf" 2>&1 | grep -q "\[$live\]: the tuner's" ||
+	fail "the split fixture is not the tuner's"
+"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/gone.conf" \
+	>"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "line 6: short_kernel = int-9x-gone: unknown kernel: measuring again" "$tmp/out" &&
+	! grep -q int-9x-gone "$tmp/gone.conf" &&
+	ok "--if-missing: a split with a short kernel the library cannot use is measured again" ||
+	{ fail "--if-missing kept a split the library drops"; cat "$tmp/out"; }
 
 tune "$tmp/edit.conf" --quiet --force
 cp "$tmp/edit.conf" "$tmp/edit.sealed"
@@ -160,7 +175,7 @@ RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
 RC4TUNE_KERNEL=char-1x RC4TUNE_CONF=$tmp/pin.conf "$RC4TUNE" --explain >"$tmp/out" 2>&1
 sk=$(sed -n 's/^set_keys_kernel //p' "$tmp/out") cm=$(sed -n 's/^crypt_many_kernel //p' "$tmp/out")
 [ "$(head -n 1 "$tmp/out")" = char-1x ] &&
-	grep -q "set_keys: config line 4 \[pin\] batch_kernel: int-2lane: its cells are not the single-stream kernel's" "$tmp/out" &&
+	grep -q "set_keys: config line 4 \[pin\] batch_kernel: \"int-2lane\": its cells are not the single-stream kernel's" "$tmp/out" &&
 	case "$sk $cm" in int-* | *" int-"*) false ;; *) : ;; esac &&
 	ok "RC4TUNE_KERNEL=char-1x: the pin's int-2lane passed over by both batch calls ($sk, $cm)" ||
 	{ fail "a batch kernel of another family than the kernel's"; cat "$tmp/out"; }

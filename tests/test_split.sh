@@ -27,6 +27,7 @@ rc4tune() { "$RC4TUNE" "$@"; }
 # other kernel runs at rate 1 (far behind).
 LONG=int-4x
 SHORT=int-1x
+live_section seam
 OTHER=char-4x
 c=$tmp/c.conf
 
@@ -105,6 +106,19 @@ nosplit && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 3 ] &&
 	ok "no split to write: format 1, no split keys" ||
 	{ fail "split removed"; show; }
 
+# --- the prior holds, split or not ---------------------------------------
+# The section's kernel SHORT; LONG leads it by 25 % in two phases but
+# falls behind in the third (within the window: confident), and wins the
+# long cells.  The prior rule keeps SHORT, so no split may make LONG the
+# kernel (rc4tune(1), WHAT A RESULT MUST HOLD).
+record_fixture "$live" "$SHORT" high - >"$c"
+seal "$c"
+tune "$SHORT=100,100,100 $LONG=140,140,104 $LONG:16=90,90,90 $LONG:64=90,90,90"
+[ $rc -eq 0 ] && grep -q "^kernel = $SHORT\$" "$c" && ! grep -q "^short_kernel" "$c" &&
+	grep -q "prior: kept $SHORT (the section's)" "$c" &&
+	ok "a split never puts a kernel in the place of the prior it did not beat in every phase" ||
+	{ fail "the split overrode the prior"; show; }
+
 # --- no split where it does not pay --------------------------------------
 for case in \
 	"within the tie window:$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=102,102,102 $SHORT:64=102,102,102" \
@@ -120,19 +134,41 @@ done
 # --- what the library ignores, by file and line --------------------------
 printf '[default]\nshort_kernel = char-1x\nshort_below = 64\nkernel = int-8x\n' >"$c"
 rc4tune --check-conf "$c" >"$tmp/out" 2>&1
-[ $? -eq 1 ] && grep -q "^$c:2: error: its cells are not the kernel's: one layout family per key with kernel = int-8x: the library ignores the split\$" "$tmp/out" &&
+[ $? -eq 1 ] && grep -q "^$c:2: error: short_kernel = char-1x in \[default\]: its cells are not the kernel's: one layout family per key (kernel = int-8x): the library ignores the split\$" "$tmp/out" &&
 	ok "--check-conf: a short kernel of another family, at its line" ||
 	{ fail "family at its line"; cat "$tmp/out"; }
 printf '[default]\nkernel = int-8x\nshort_kernel = int-1x\nshort_below = 1k\n[cpu X 1 2]\nshort_below = 64\n' >"$c"
 rc4tune --check-conf "$c" >"$tmp/out" 2>&1
-[ $? -eq 1 ] && grep -q "^$c:4: error: short_below \"1k\" in \[default\]: not a whole number of bytes" "$tmp/out" &&
-	grep -q "^$c:6: error: short_below without short_kernel in \[cpu X 1 2\]" "$tmp/out" &&
+[ $? -eq 1 ] && grep -q "^$c:4: error: short_below = 1k in \[default\]: not a whole number of bytes" "$tmp/out" &&
+	grep -q "^$c:6: error: short_below = 64 in \[cpu X 1 2\]: no kernel in its section: the library ignores the split" "$tmp/out" &&
 	[ "$(grep -c ':4: error' "$tmp/out")" -eq 1 ] &&
 	ok "--check-conf: a bad threshold and a lone key, each once at its line" ||
 	{ fail "threshold at its line"; cat "$tmp/out"; }
 RC4TUNE_CONF=$c RC4TUNE_DEBUG=1 rc4tune --explain >"$tmp/out" 2>&1
-grep -q "split: config line 4: \"int-1x\": short_below is not a whole number of bytes from 1 to 1073741824; no split\$" "$tmp/out" &&
+grep -q "split: config line 4: short_below = \"1k\": not a whole number of bytes from 1 to 1073741824; no split\$" "$tmp/out" &&
 	ok "the trail says why a split is passed over, with its line" ||
 	{ fail "trail"; cat "$tmp/out"; }
+
+# --- another CPU's section gets the verdict its host's library gives ----
+# (as far as this build knows the kernels: only "runs here" is not asked)
+for keys in 'kernel = int-8x\nshort_kernel = char-1x\nshort_below = 64' \
+	'kernel = int-8x\nset_keys_kernel = char-8lane' \
+	'short_kernel = int-1x\nshort_below = 64'; do
+	for sec in default 'cpu X 1 2'; do
+		printf "[$sec]\n$keys\n" >"$c"
+		rc4tune --check-conf "$c" >"$tmp/out" 2>&1
+		[ $? -eq 1 ] && grep -q "^$c:[0-9]*: error: .* in \[$sec\]: " "$tmp/out" &&
+			ok "--check-conf: [$sec] with $(printf "$keys" | tr '\n' ' '): an error" ||
+			{ fail "[$sec] $keys"; cat "$tmp/out"; }
+	done
+done
+# a split in [pin] without a kernel there: named by --check-conf and the trail
+printf '[pin]\nshort_kernel = int-1x\nshort_below = 64\n[default]\nkernel = int-8x\n' >"$c"
+rc4tune --check-conf "$c" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "^$c:2: error: short_kernel = int-1x in \[pin\]: no kernel in its section" "$tmp/out" &&
+	RC4TUNE_CONF=$c RC4TUNE_DEBUG=1 rc4tune --explain >"$tmp/out" 2>&1 &&
+	grep -q "split: config line 2: short_kernel = \"int-1x\": no kernel in its section" "$tmp/out" &&
+	ok "a split in [pin] without a kernel: --check-conf and the trail name it" ||
+	{ fail "split without kernel"; cat "$tmp/out"; }
 
 finish

@@ -115,4 +115,26 @@ done
 	ok "repeated runs replace a wrong prior once the history agrees:$got" ||
 	{ fail "convergence:$got"; show; }
 
+# --- an uncertain run keeps only a section the library uses whole --------
+# A confident, sealed section that names a batch kernel of another layout
+# than its kernel's, or a short kernel this build does not have: the
+# library passes that key over, so it is no result to keep, and an
+# uncertain run writes its own (marked uncertain).
+for keys in "set_keys_kernel = char-8lane" \
+	"short_below = 64\nshort_kernel = int-9x-gone"; do
+	case $keys in
+	set_keys*) rec=';@ result key=set_keys_kernel value=char-8lane confidence=high why=-' v=1 ;;
+	*) rec=';@ split short=int-9x-gone below=64 gain=1.100 ratios=16:1.200' v=2 ;;
+	esac
+	printf "[%s]\n;@ rc4tune v=$v at=2026-01-01T00:00:00Z by=0.3.0 sum=0000000000000000\n;@ result key=kernel value=$A confidence=high why=-\n$rec\n$keys\nkernel = $A\n" \
+		"$live" >"$tmp/c.conf"
+	seal "$tmp/c.conf"
+	tune "$A=100,70,70 $B=90,95,95"
+	[ $rc -eq 0 ] && ! grep -q 'kept the confident section' "$tmp/err" &&
+		! grep -q -e '^set_keys_kernel = char-8lane' -e '^short_kernel = int-9x-gone' "$tmp/c.conf" &&
+		grep -q '^;@ result key=kernel value=[^ ]* confidence=uncertain' "$tmp/c.conf" &&
+		ok "an uncertain run replaces a confident section with $(printf "$keys" | tail -n 1)" ||
+		{ fail "kept a section with $keys"; show; }
+done
+
 finish

@@ -14,15 +14,13 @@
 #include "sectionname.h"
 #include "select.h"
 
-/* The keys a section's key_line[] follows: each kind's own, then the
- * key kinds share and the size split's two. */
-enum { SEEN_SHARED = RC4K_KINDS, SEEN_SHORT_KERNEL, SEEN_SHORT_BELOW,
-       SEEN_KEYS };
-
-/* Each section name seen, to report repeats. */
+/* Each section name seen, to report repeats, with the last line and
+ * value of each key (rc4_keys) in it, to judge it once the file is read;
+ * values malloc'ed, as many bytes as the file's. */
 struct seen {
 	char name[RC4_CONF_MAX_SECTION + 1];
-	int line, key_line[SEEN_KEYS];
+	int line, key_line[RC4_KEYS];
+	char *value[RC4_KEYS];
 };
 
 struct check {
@@ -37,10 +35,6 @@ struct check {
 	struct seen *seen;
 	size_t nseen, cap, *index;
 	size_t cur; /* seen[cur]: the last header's section, if nseen > 0 */
-	/* per section that speaks for this CPU (RC4_CONF_PIN ...): the
-	 * last split key line already reported, so that the split's own
-	 * check does not say it twice */
-	int split_said[RC4_CONF_SECTIONS];
 };
 
 static void note(struct check *c, int line, bool error, const char *fmt, ...)
@@ -150,31 +144,6 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 	enter_section(c, num, sec);
 }
 
-/* A kernel must exist in this build; where it applies to this CPU (its
- * own section, [pin], [default]) it must also run and pass its self-test
- * here.  Sections of other CPUs may name kernels this CPU cannot run.
- * Whether it said an error. */
-static bool check_kernel(struct check *c, int num, enum rc4k_kind kind,
-			 const char *sec, const char *value)
-{
-	const char *why, *what = rc4k_kinds[kind].what;
-
-	if (rc4_kernel_usable(kind, value, NULL, &why) == NULL && why == NULL) {
-		note(c, num, true, "unknown %s \"%s\" in [%s] (rc4tune --list "
-				   "names them)",
-		     what, value, sec);
-		return true;
-	}
-	enum rc4_section_kind is = rc4_section_kind(sec);
-	if (is != RC4_SECTION_DEFAULT && is != RC4_SECTION_PIN &&
-	    (c->section == NULL || strcmp(sec, c->section) != 0))
-		return false;
-	if (why != NULL)
-		note(c, num, true, "%s \"%s\" in [%s]: %s", what, value, sec,
-		     why);
-	return why != NULL;
-}
-
 /* Which of the sections that speak for this CPU SEC is (RC4_CONF_PIN
  * ...), or -1. */
 static int speaks_as(const struct check *c, const char *sec)
@@ -188,93 +157,78 @@ static int speaks_as(const struct check *c, const char *sec)
 		       : -1;
 }
 
-/* A size split's key KEY = VALUE at NUM in SEC, checked alone: its
- * key_line[] index, or -1 when KEY is not one. */
-static int split_key(struct check *c, int num, const char *sec,
-		     const char *key, const char *value)
-{
-	size_t bytes;
-	bool said = false;
-
-	if (strcmp(key, RC4_CONF_SHORT_KERNEL) != 0 &&
-	    strcmp(key, RC4_CONF_SHORT_BELOW) != 0)
-		return -1;
-	bool is_kernel = strcmp(key, RC4_CONF_SHORT_KERNEL) == 0;
-	if (is_kernel)
-		said = check_kernel(c, num, RC4K_SINGLE, sec, value);
-	else if ((said = rc4_conf_bytes(value, &bytes) != 0))
-		note(c, num, true, "short_below \"%s\" in [%s]: not a whole "
-				   "number of bytes from 1 to %d",
-		     value, sec, RC4_CONF_SHORT_MAX);
-	int slot = speaks_as(c, sec);
-	if (slot >= 0 && said)
-		c->split_said[slot] = num;
-	return is_kernel ? SEEN_SHORT_KERNEL : SEEN_SHORT_BELOW;
-}
-
 /* The reader's entry hook: every key = value. */
 static void on_entry(void *arg, int num, const char *sec, const char *key,
 		     const char *value)
 {
 	struct check *c = arg;
-	bool also;
 
 	if (c->oom)
 		return;
 	/* inih gives keys before the first header the section "" */
 	if (c->nseen == 0)
 		note(c, num, false, "key outside any section: ignored");
-	int kind = (int)rc4k_kind_of_key(key, 0, &also);
-	int index = kind < RC4K_KINDS ? also ? SEEN_SHARED : kind
-				      : split_key(c, num, sec, key, value);
-	if (index < 0) {
+	enum rc4_key k = rc4_key_named(key);
+	if (k == RC4_KEY_NONE) {
 		note(c, num, false, "unknown key \"%s\" in [%s]: ignored", key,
 		     sec);
 		return;
 	}
-	if (kind < RC4K_KINDS)
-		check_kernel(c, num, (enum rc4k_kind)kind, sec, value);
 	if (c->nseen == 0)
 		return;
-	int *before = &c->seen[c->cur].key_line[index];
-	if (*before != 0)
+	struct seen *s = &c->seen[c->cur];
+	if (s->key_line[k] != 0)
 		note(c, num, false, "%s set again in [%s] (before at line %d): "
 				    "the last value wins",
-		     key, sec, *before);
-	*before = num;
+		     key, sec, s->key_line[k]);
+	s->key_line[k] = num;
+	free(s->value[k]);
+	c->oom |= (s->value[k] = strdup(value)) == NULL;
 }
 
-/* The size splits, once the file is read: in the sections that speak
- * for this CPU, as the library takes them for the kernel each names
- * (rc4_split_resolve: both keys, a number, a short kernel of the
- * kernel's family); in other CPUs' sections, both keys or neither. */
-static void check_splits(struct check *c, const struct rc4_conf *conf)
+/* Section S judged as the library takes it: this CPU's, [pin] and
+ * [default] as they apply here (CONF's values: the file's duplicates
+ * merged); another CPU's as far as this build knows its kernels. */
+static void judge_section(struct check *c, const struct seen *s,
+			  const struct rc4_conf *conf)
 {
-	for (int slot = 0; slot < RC4_CONF_SECTIONS; slot++) {
-		const char *name = conf->value[RC4K_SINGLE][slot].name, *why;
-		const struct rc4k_info *k =
-			rc4_kernel_usable(RC4K_SINGLE, name, NULL, NULL);
-		struct rc4_split split;
-		int line;
-		/* a kernel that cannot run here is said at its own line */
-		if (k != NULL &&
-		    rc4_split_resolve(conf, slot, rc4k_single(k), NULL, &split,
-				      &why, &line) < 0 &&
-		    line != c->split_said[slot])
-			note(c, line, true, "%s with kernel = %s: the library "
-					    "ignores the split",
-			     why, name);
+	struct rc4_conf_value other[RC4_KEYS];
+	int slot = speaks_as(c, s->name);
+	enum rc4_section_kind is = rc4_section_kind(s->name);
+	const struct rc4_conf_value *v = slot >= 0 ? conf->value[slot] : other;
+	struct rc4_keys_how how = { slot >= 0, NULL, NULL };
+	struct rc4_keys_use u;
+
+	if (slot < 0 && (is != RC4_SECTION_CPU || !rc4_section_cpu_ok(s->name)))
+		return;
+	for (int k = 0; k < RC4_KEYS && slot < 0; k++) {
+		snprintf(other[k].name, sizeof other[k].name, "%s",
+			 s->value[k] ? s->value[k] : "");
+		other[k].line = s->key_line[k];
 	}
-	for (size_t i = 0; i < c->nseen; i++) {
-		const struct seen *s = &c->seen[i];
-		int k = s->key_line[SEEN_SHORT_KERNEL],
-		    b = s->key_line[SEEN_SHORT_BELOW];
-		if (speaks_as(c, s->name) < 0 && (k == 0) != (b == 0))
-			note(c, k ? k : b, true, "%s without %s in [%s]: the "
-						 "library ignores it",
-			     k ? RC4_CONF_SHORT_KERNEL : RC4_CONF_SHORT_BELOW,
-			     k ? RC4_CONF_SHORT_BELOW : RC4_CONF_SHORT_KERNEL,
-			     s->name);
+	rc4_keys_judge(v, &how, &u);
+	for (int k = 0; k < RC4_KEYS; k++) {
+		const struct rc4_key_bad *bad = &u.bad[k];
+		enum rc4_key_role role = rc4_keys[k].role;
+		const char *key = rc4_keys[k].name, *lng = v[RC4_KEY_KERNEL].name;
+		if (bad->line == 0)
+			continue;
+		if (bad->why == NULL)
+			note(c, bad->line, true, "unknown kernel \"%s\" in [%s] "
+						 "(rc4tune --list names them)",
+			     v[k].name, s->name);
+		else if (role != RC4_ROLE_SHORT && role != RC4_ROLE_BYTES)
+			note(c, bad->line, true, "%s = %s in [%s]: %s", key,
+			     v[k].name, s->name, bad->why);
+		else if (*lng == '\0')
+			note(c, bad->line, true, "%s = %s in [%s]: %s: the "
+						 "library ignores the split",
+			     key, v[k].name, s->name, bad->why);
+		else
+			note(c, bad->line, true, "%s = %s in [%s]: %s (kernel = "
+						 "%s): the library ignores the "
+						 "split",
+			     key, v[k].name, s->name, bad->why, lng);
 	}
 }
 
@@ -285,8 +239,11 @@ int checkconf(const char *path, const char *section, checkconf_note *cb,
 	struct rc4_conf_hooks hooks = { on_line, on_entry, &c };
 	int rc = rc4_conf_read(path, section, conf, &hooks, why, whysize);
 
-	if (rc == 0 && !c.oom)
-		check_splits(&c, conf);
+	for (size_t i = 0; rc == 0 && !c.oom && i < c.nseen; i++)
+		judge_section(&c, &c.seen[i], conf);
+	for (size_t i = 0; i < c.nseen; i++)
+		for (int k = 0; k < RC4_KEYS; k++)
+			free(c.seen[i].value[k]);
 
 	if (c.oom) {
 		snprintf(why, whysize, "out of memory");

@@ -270,6 +270,7 @@ struct choice decide(const struct measurement *m,
 					    : "the heuristic's",
 			 m->kr[c.kernel].k->name);
 		c.kernel = p;
+		c.held = true;
 	}
 	judge(m, &c);
 	return c;
@@ -322,7 +323,7 @@ void decide_family(const struct measurement *single, struct choice *c,
 	double best = 0;
 	size_t pick = c->kernel;
 
-	for (size_t i = 0; i < single->n; i++) {
+	for (size_t i = 0; !c->held && i < single->n; i++) {
 		const struct kresult *r = &single->kr[i];
 		if (i == c->kernel || r->status != KERNEL_OK ||
 		    r->score < chosen->score * (1 - FAMILY_COST))
@@ -409,14 +410,17 @@ static void split_try(const struct measurement *m, const struct choice *c,
 	}
 }
 
-/* Whether kernel I of M may take part in a split with C's kernel. */
+/* Whether kernel I of M may take part in a split with C's kernel: of its
+ * family, and never in its place where C holds the prior (a kernel the
+ * prior rule kept may only gain a short kernel). */
 static bool split_fits(const struct measurement *m, const struct choice *c,
-		       size_t i)
+		       size_t i, bool lng)
 {
-	return i == c->kernel ||
-	       (m->kr[i].status == KERNEL_OK &&
-		rc4k_split_misfit(rc4k_single(m->kr[c->kernel].k),
-				  rc4k_single(m->kr[i].k)) == NULL);
+	if (i == c->kernel)
+		return true;
+	return !(lng && c->held) && m->kr[i].status == KERNEL_OK &&
+	       rc4k_split_misfit(rc4k_single(m->kr[c->kernel].k),
+				 rc4k_single(m->kr[i].k)) == NULL;
 }
 
 void decide_split(const struct measurement *m, struct choice *c,
@@ -425,8 +429,8 @@ void decide_split(const struct measurement *m, struct choice *c,
 	/* a split must gain more than the window, or it is none */
 	*s = (struct split){ .gain = 1 + c->window };
 	for (size_t l = 0; !c->uncertain && l < m->n; l++)
-		for (size_t a = 0; split_fits(m, c, l) && a < m->n; a++)
-			if (a != l && split_fits(m, c, a))
+		for (size_t a = 0; split_fits(m, c, l, true) && a < m->n; a++)
+			if (a != l && split_fits(m, c, a, false))
 				split_try(m, c, a, l, s);
 	if (s->below == 0) {
 		*s = (struct split){ 0 };

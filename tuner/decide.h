@@ -24,6 +24,10 @@ struct choice {
 	const char *why_code; /* the record's reason code, or NULL */
 	char why[96];         /* in words, "" if certain */
 	char note[160];       /* how the prior weighed ("" if not) */
+	/* The prior kept against this run's best, which did not lead it in
+	 * every phase: no later step (family, split) may put another kernel
+	 * in its place. */
+	bool held;
 };
 
 /* This run alone: the best score, a tie going to HEURISTIC's kernel (may

@@ -82,7 +82,7 @@ static void owner_line(const char *prefix, const char *path,
 		printf(" (rc4tune %s, %s", r->by, r->at);
 		for (int k = 0; k < RC4K_KINDS; k++)
 			if (r->key[k].present)
-				printf("; %s %s%s%s%s", rc4k_kinds[k].key,
+				printf("; %s %s%s%s%s", rc4_keys[k].name,
 				       r->key[k].uncertain ? "uncertain"
 							   : "confident",
 				       r->key[k].uncertain ? " (" : "",
@@ -150,13 +150,13 @@ static const struct flow {
 };
 enum { NFLOWS = sizeof flows / sizeof flows[0] };
 
-/* The section of E's file whose KIND key is at LINE; NULL if none. */
-static const struct rc4_section *holder(const struct explanation *e,
-					int kind, int line)
+/* The section of E's file with a key at LINE; NULL if none. */
+static const struct rc4_section *holder(const struct explanation *e, int line)
 {
 	for (size_t i = 0; i < e->owners.ss.n; i++)
-		if (e->owners.ss.s[i].key[kind].line == line)
-			return &e->owners.ss.s[i];
+		for (int k = 0; k < RC4_KEYS; k++)
+			if (e->owners.ss.s[i].key[k].line == line)
+				return &e->owners.ss.s[i];
 	return NULL;
 }
 
@@ -168,7 +168,7 @@ static const struct rc4_record_split *split_figures(const struct explanation *e)
 	const struct rc4_choice *how = &e->kind[RC4K_SINGLE].how;
 	const struct rc4_section *h =
 		how->source == RC4_FROM_CPU && how->split.below > 0
-			? holder(e, RC4K_SINGLE, how->line)
+			? holder(e, how->line)
 			: NULL;
 	const struct rc4_record_split *sp = h ? &h->record.split : NULL;
 
@@ -207,7 +207,7 @@ static void print_text(const struct explanation *e)
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		/* the first line is the kernel alone, for scripts */
 		if (k > 0)
-			printf("%s ", rc4k_kinds[k].key);
+			printf("%s ", rc4_keys[k].name);
 		printf("%s\n", e->kind[k].k->name);
 		rc4_trail_print(stdout, "  ", e->kind[k].trail);
 		if (k == RC4K_SINGLE)
@@ -288,14 +288,14 @@ static void json_kind(const struct explanation *e, int k)
 	bool in_conf = src == RC4_FROM_PIN || src == RC4_FROM_CPU ||
 		       src == RC4_FROM_DEFAULT;
 	const struct rc4_section *h =
-		src == RC4_FROM_CPU ? holder(e, k, x->how.line) : NULL;
+		src == RC4_FROM_CPU ? holder(e, x->how.line) : NULL;
 	const struct rc4_record_key *rk =
 		h && h->record.owner == RC4_OWNER_TUNER &&
 				h->record.key[k].present
 			? &h->record.key[k]
 			: NULL;
 
-	printf(",\n  \"%s\": {\n    \"name\": ", rc4k_kinds[k].key);
+	printf(",\n  \"%s\": {\n    \"name\": ", rc4_keys[k].name);
 	json_string(stdout, x->k->name);
 	printf(",\n    \"source\": \"%s\",\n    \"file\": ", source_names[src]);
 	json_string_or_null(stdout, in_conf ? e->in.conf : NULL);
@@ -455,7 +455,7 @@ int explain_heuristic(const char *dump)
 		/* the name first, always a kernel this build has: what the
 		 * library would use; then each other kind's, after its key */
 		if (k > 0)
-			printf("%s ", rc4k_kinds[k].key);
+			printf("%s ", rc4_keys[k].name);
 		printf("%s\t%s: %s%s%s\n",
 		       chosen ? chosen->name : rc4k_kinds[k].fallback->name,
 		       section, rule, p.text,

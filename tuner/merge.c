@@ -134,8 +134,8 @@ static const struct cand *winner(const struct cands *cs, struct group g)
 /* Whether two sections set the same keys to the same values. */
 static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 {
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (strcmp(a->key[k].value, b->key[k].value) != 0)
+	for (int k = 0; k < RC4_KEYS; k++)
+		if (strcmp(a->key[k].name, b->key[k].name) != 0)
 			return false;
 	return true;
 }

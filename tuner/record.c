@@ -111,12 +111,12 @@ struct reading {
 static int kind_of_line(struct reading *g, const char *t, size_t n, int from)
 {
 	char key[RC4_RECORD_NAME_MAX];
-	bool also;
 
 	if (!field(t, n, "key", key, sizeof key, &g->bad))
 		return RC4K_KINDS;
-	int k = (int)rc4k_kind_of_key(key, from, &also);
-	g->shared |= k < RC4K_KINDS && also;
+	enum rc4_key r = rc4_key_named(key);
+	int k = rc4_key_next_kind(r, from);
+	g->shared |= k < RC4K_KINDS && rc4_keys[r].role == RC4_ROLE_STAND_IN;
 	return k;
 }
 
@@ -448,15 +448,11 @@ static int history_line(FILE *f, const char *key,
  * that shares it, and NULL (not written) for the others. */
 static const char *key_of(int k, bool shared)
 {
-	const char *also = rc4k_kinds[k].also;
+	enum rc4_key also = rc4_key_stand_in((enum rc4k_kind)k);
 
-	if (!shared || also == NULL)
-		return rc4k_kinds[k].key;
-	for (int j = 0; j < k; j++)
-		if (rc4k_kinds[j].also != NULL &&
-		    strcmp(rc4k_kinds[j].also, also) == 0)
-			return NULL;
-	return also;
+	if (!shared || also == RC4_KEY_NONE)
+		return rc4_keys[k].name;
+	return rc4_key_next_kind(also, 0) == k ? rc4_keys[also].name : NULL;
 }
 
 /* SP's split line: 0, or -1 when the write failed. */
@@ -539,8 +535,9 @@ static char *build(const char *name, const struct rc4_record *r,
 	for (int k = RC4K_KINDS - 1; k >= 0; k--) {
 		if (k == RC4K_SINGLE && r->split.present)
 			bad |= fprintf(f, "%s = %lu\n%s = %s\n",
-				       RC4_CONF_SHORT_BELOW, r->split.below,
-				       RC4_CONF_SHORT_KERNEL,
+				       rc4_keys[RC4_KEY_SHORT_BELOW].name,
+				       r->split.below,
+				       rc4_keys[RC4_KEY_SHORT_KERNEL].name,
 				       r->split.value) < 0;
 		if (r->key[k].present && key_of(k, shared) != NULL)
 			bad |= fprintf(f, "%s = %s\n", key_of(k, shared),

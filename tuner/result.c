@@ -17,28 +17,46 @@ void result_free(struct result *r)
 	decide_free(&r->dec);
 }
 
-/* What result_written says of the split: 0 when CONF (the text written
- * to PATH, as the library read it) gives this CPU's kernel T's split, or
- * no split where T wrote none; else -1 after saying why. */
-static int split_written(const struct result *t, const char *path,
-			 const struct rc4_conf *conf)
+/* What the library takes from the text T wrote to PATH, CONF as it read
+ * it (RC, WHY: rc4_conf_parse's), against T's decision: 0 when this CPU
+ * gets every kernel decided and the split decided, else -1 after saying
+ * what it reads instead. */
+static int as_decided(const struct result *t, const char *path,
+		      const struct rc4_conf *conf, int rc, const char *why)
 {
+	const struct rc4_keys_how how = { true, NULL, NULL };
 	const struct split *s = &t->dec.split;
-	const struct rc4_conf_value *k = &conf->short_kernel[RC4_CONF_CPU],
-				    *b = &conf->short_below[RC4_CONF_CPU];
-	size_t below = 0;
+	struct rc4_keys_use u;
 
-	if (t->dec.use[RC4K_SINGLE] == NULL ||
-	    (s->below == 0 && k->line == 0 && b->line == 0))
+	rc4_keys_judge(conf->value[RC4_CONF_CPU], &how, &u);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const char *want = decide_name(&t->dec, k);
+		if (t->dec.use[k] == NULL ||
+		    (rc == 0 && u.k[k] != NULL && strcmp(u.k[k]->name, want) == 0))
+			continue;
+		fprintf(stderr, "rc4tune: error: %s: written, but the library "
+				"will not use %s = %s from it: %s",
+			path, rc4_keys[k].name, want,
+			rc != 0 ? why : u.k[k] ? "it reads another kernel"
+					       : "it passes the key over");
+		if (rc != 0 && conf->bad_line != 0)
+			fprintf(stderr, " (line %d)", conf->bad_line);
+		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
+		return -1;
+	}
+	if (t->dec.use[RC4K_SINGLE] == NULL)
 		return 0;
-	if (s->below > 0 && rc4_conf_bytes(b->name, &below) == 0 &&
-	    below == s->below &&
-	    strcmp(k->name, t->dec.use[RC4K_SINGLE]->kr[s->kernel].k->name) == 0)
+	const char *shrt =
+		s->below > 0 ? t->dec.use[RC4K_SINGLE]->kr[s->kernel].k->name
+			     : NULL;
+	if (
+	    (u.split.below == s->below &&
+	     (shrt == NULL || strcmp(u.split.shrt->info.name, shrt) == 0)))
 		return 0;
-	fprintf(stderr, "rc4tune: error: %s: written, but the library reads "
-			"%s = %s, %s = %s from it; see rc4tune --check-conf %s\n",
-		path, RC4_CONF_SHORT_KERNEL, k->name, RC4_CONF_SHORT_BELOW,
-		b->name, path);
+	fprintf(stderr, "rc4tune: error: %s: written, but the library does "
+			"not take the split decided (%zu bytes, %s) from it; "
+			"see rc4tune --check-conf %s\n",
+		path, s->below, shrt ? shrt : "none", path);
 	return -1;
 }
 
@@ -62,27 +80,7 @@ int result_written(const char *path, void *arg)
 				   NULL, why, sizeof why);
 	else
 		memset(&conf, 0, sizeof conf);
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		if (t->dec.use[k] == NULL)
-			continue;
-		const char *want = decide_name(&t->dec, k);
-		const char *got = conf.value[k][RC4_CONF_CPU].name;
-		if (r == 0 && strcmp(got, want) == 0)
-			continue;
-		fprintf(stderr, "rc4tune: error: %s: written, but the library "
-				"will not use %s = %s from it: ",
-			path, rc4k_kinds[k].key, want);
-		if (r == 0)
-			fprintf(stderr, "it reads %s = %s", rc4k_kinds[k].key,
-				got);
-		else if (conf.bad_line != 0)
-			fprintf(stderr, "%s (line %d)", why, conf.bad_line);
-		else
-			fprintf(stderr, "%s", why);
-		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
-		return -1;
-	}
-	return split_written(t, path, &conf);
+	return as_decided(t, path, &conf, r, why);
 }
 
 /* This run of M as the record's history keeps it: its leading kernels,
@@ -194,13 +192,15 @@ const char *result_doubt(const struct result *t)
 }
 
 /* Whether this run is uncertain about a key that the file's section SEC
- * holds with confidence, and the library takes that key from the file,
- * whose bytes are OLD (LEN of them): a file it refuses, or a key it
- * cannot use here, is no result to keep. */
+ * holds with confidence, and the library takes every key of that section
+ * from the file, whose bytes are OLD (LEN of them): a file it refuses, or
+ * a key it passes over, is no result to keep. */
 static bool less_sure(const struct result *t, const struct rc4_section *sec,
 		      const char *old, size_t len)
 {
 	const struct rc4_record *r = &sec->record;
+	const struct rc4_keys_how how = { true, NULL, NULL };
+	struct rc4_keys_use u;
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
 	bool doubt = false;
@@ -212,13 +212,14 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
 			   sizeof why) != 0)
 		return false;
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4_conf_value *v = &conf.value[k][RC4_CONF_CPU];
-		if (r->key[k].present &&
-		    (strcmp(v->name, r->key[k].value) != 0 ||
-		     !rc4_kernel_usable((enum rc4k_kind)k, v->name, NULL, NULL)))
+	rc4_keys_judge(conf.value[RC4_CONF_CPU], &how, &u);
+	for (int k = 0; k < RC4_KEYS; k++)
+		if (u.bad[k].line != 0)
 			return false;
-	}
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (r->key[k].present &&
+		    (u.k[k] == NULL || strcmp(u.k[k]->name, r->key[k].value) != 0))
+			return false;
 	return true;
 }
 

@@ -13,27 +13,26 @@
 #include "section.h"
 #include "memstream.h"
 
-/* The kind from FROM on whose key the entry line T sets, or RC4K_KINDS;
- * *ALSO when by the key it shares. */
-static int kind_of(const struct rc4_ini_text *t, int from, bool *also)
+/* The key the entry line T sets, or RC4_KEY_NONE. */
+static enum rc4_key key_of(const struct rc4_ini_text *t)
 {
 	char key[RC4_CONF_MAX_LINE + 1];
 	size_t n = t->l.name_len < sizeof key ? t->l.name_len : sizeof key - 1;
 
 	memcpy(key, t->p + t->l.name, n);
 	key[n] = '\0';
-	return (int)rc4k_kind_of_key(key, from, also);
+	return rc4_key_named(key);
 }
 
 /* The entry line T's value into V (LINE: the section's header line). */
-static void entry_value(struct rc4_section_value *v,
-			const struct rc4_ini_text *t, int line)
+static void entry_value(struct rc4_conf_value *v, const struct rc4_ini_text *t,
+			int line)
 {
-	size_t n = t->l.value_len < sizeof v->value ? t->l.value_len
-						    : sizeof v->value - 1;
+	size_t n = t->l.value_len < sizeof v->name ? t->l.value_len
+						   : sizeof v->name - 1;
 
-	memcpy(v->value, t->p + t->l.value, n);
-	v->value[n] = '\0';
+	memcpy(v->name, t->p + t->l.value, n);
+	v->name[n] = '\0';
 	v->line = line + t->num - 1;
 }
 
@@ -41,7 +40,7 @@ void rc4_section_parse(const char *text, size_t len, int line,
 		       struct rc4_section *s)
 {
 	struct rc4_ini_text t = { 0 };
-	int k;
+	enum rc4_key r;
 
 	memset(s, 0, sizeof *s);
 	s->text = text;
@@ -49,23 +48,17 @@ void rc4_section_parse(const char *text, size_t len, int line,
 	s->line = line;
 	if (rc4_ini_next(text, len, &t) && t.l.kind == RC4_INI_HEADER)
 		rc4_section_key(t.p + t.l.name, t.l.name_len, s->name);
-	bool also, own[RC4K_KINDS] = { false };
 	while (rc4_ini_next(text, len, &t))
-		for (k = t.l.kind == RC4_INI_ENTRY ? kind_of(&t, 0, &also)
-						   : RC4K_KINDS;
-		     k < RC4K_KINDS; k = kind_of(&t, k + 1, &also))
-			/* a kind's own key, wherever it stands, over the
-			 * key it shares */
-			if (!also || !own[k]) {
-				entry_value(&s->key[k], &t, line);
-				own[k] |= !also;
-			}
+		if (t.l.kind == RC4_INI_ENTRY && (r = key_of(&t)) != RC4_KEY_NONE)
+			entry_value(&s->key[r], &t, line);
 	rc4_record_parse(text, len, &s->record);
 	/* a result the tuner wrote is the value of its key line */
-	for (k = 0; k < RC4K_KINDS; k++)
+	for (int k = 0; k < RC4K_KINDS; k++)
 		if (s->record.owner == RC4_OWNER_TUNER &&
 		    s->record.key[k].present &&
-		    strcmp(s->record.key[k].value, s->key[k].value) != 0)
+		    strcmp(s->record.key[k].value,
+			   s->key[rc4_key_read(s->key, (enum rc4k_kind)k)].name) !=
+			    0)
 			s->record.owner = RC4_OWNER_UNTRUSTED;
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "confkeys.h"
 #include "inibuild.h"
 #include "kernels/kernel.h"
 #include "record.h"
@@ -23,12 +24,9 @@ struct rc4_section {
 	int line;         /* its header's line, from 1 */
 	const char *path; /* its file, as rc4_sections_collect was told */
 	char name[RC4_CONF_MAX_SECTION + 1]; /* rc4_section_key's */
-	/* The last line of each kind's key (rc4k_kinds[].key) in it, and its
-	 * value as inih reads it; "" and 0 when there is none. */
-	struct rc4_section_value {
-		char value[RC4_CONF_MAX_LINE + 1];
-		int line;
-	} key[RC4K_KINDS];
+	/* The last line of each key (rc4_keys) in it, and its value as inih
+	 * reads it; "" and 0 when there is none. */
+	struct rc4_conf_value key[RC4_KEYS];
 	struct rc4_record record;
 };
 

@@ -59,8 +59,8 @@ static const struct rc4k *serial_one(const struct tuning *t)
 	if (t->got[RC4K_SINGLE] != NULL)
 		return rc4k_single(
 			t->m[RC4K_SINGLE].kr[t->run[RC4K_SINGLE].kernel].k);
-	const struct rc4k_info *h = rc4_kernel_usable(
-		RC4K_SINGLE, t->heuristic[RC4K_SINGLE], NULL, NULL);
+	const struct rc4k_info *h = rc4_key_kernel(
+		RC4K_SINGLE, t->heuristic[RC4K_SINGLE], NULL, true, NULL, NULL);
 	return rc4k_single(h ? h : rc4k_kinds[RC4K_SINGLE].fallback);
 }
 
@@ -211,7 +211,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	for (int k = 0; k < RC4K_KINDS && !o->json && !r->kept; k++)
 		if (t->got[k] != NULL)
 			printf("rc4tune: wrote %s = %s for [%s] to %s\n",
-			       rc4k_kinds[k].key, decide_name(&r->dec, k),
+			       rc4_keys[k].name, decide_name(&r->dec, k),
 			       t->section, w->path);
 	return EXIT_SUCCESS;
 }
@@ -235,12 +235,18 @@ static const struct rc4_section *holding(const struct rc4_sections *ss,
 }
 
 /* tuned_already's verdict on the sections SS of this CPU in PATH, CONF
- * what the library reads there, THEIRS a person's among them. */
-static bool judge(const struct tuning *t, const char *path,
-		  const struct rc4_conf *conf, const struct rc4_sections *ss,
-		  const struct rc4_section *theirs)
+ * what the library reads there, THEIRS a person's among them: nothing to
+ * do for a person's, or for the tuner's when the library uses every key
+ * in it and each kind's record (the duplicate's whose line the library
+ * reads) is confident. */
+static bool nothing_to_do(const struct tuning *t, const char *path,
+			  const struct rc4_conf *conf,
+			  const struct rc4_sections *ss,
+			  const struct rc4_section *theirs)
 {
-	const struct rc4_conf_value *v = &conf->value[RC4K_SINGLE][RC4_CONF_CPU];
+	const struct rc4_conf_value *v = conf->value[RC4_CONF_CPU];
+	const struct rc4_keys_how how = { true, NULL, NULL };
+	struct rc4_keys_use u;
 
 	/* a person's duplicate speaks too: the run would keep the file */
 	if (theirs->line != 0 && !t->o->force) {
@@ -251,42 +257,37 @@ static bool judge(const struct tuning *t, const char *path,
 			       rc4_owner_name(theirs->record.owner));
 		return true;
 	}
-	/* every key the run wrote; kernel = in any case; each judged by the
-	 * record of the duplicate whose line the library reads */
-	const struct rc4k_info *one = rc4_kernel_usable(RC4K_SINGLE, v->name,
-							NULL, NULL);
+	rc4_keys_judge(v, &how, &u);
+	for (int r = 0; r < RC4_KEYS; r++)
+		if (u.bad[r].line != 0) {
+			if (!t->o->quiet)
+				printf("rc4tune: [%s] in %s: line %d: %s = %s: "
+				       "%s: measuring again\n",
+				       t->section, path, u.bad[r].line,
+				       rc4_keys[r].name, v[r].name,
+				       u.bad[r].why ? u.bad[r].why
+						    : "unknown kernel");
+			return false;
+		}
 	for (int k = 0; k < RC4K_KINDS; k++) {
-		const struct rc4_conf_value *kv = &conf->value[k][RC4_CONF_CPU];
-		const struct rc4_record *rec = &holding(ss, kv->line)->record;
-		const struct rc4_record_key *rk = &rec->key[k];
+		int line = u.from[k] != RC4_KEY_NONE ? v[u.from[k]].line : 0;
+		const struct rc4_record_key *rk =
+			&holding(ss, line)->record.key[k];
 		if (!rk->present && k != RC4K_SINGLE)
 			continue;
-		if (rk->uncertain || kv->line == 0 ||
-		    !rc4_kernel_usable((enum rc4k_kind)k, kv->name, NULL, NULL)) {
+		if (rk->uncertain || line == 0) {
 			if (!t->o->quiet && rk->uncertain)
 				printf("rc4tune: [%s] in %s is marked uncertain "
 				       "(%s): measuring again\n",
 				       t->section, path, rk->why);
 			return false;
 		}
-		/* an earlier version's pairing of layouts: the library passes
-		 * that batch kernel over (family.h) */
-		const struct rc4k_info *b = rc4k_find((enum rc4k_kind)k, kv->name);
-		if (k != RC4K_SINGLE && one != NULL &&
-		    rc4k_misfit(b, rc4k_single(one)) != NULL) {
-			if (!t->o->quiet)
-				printf("rc4tune: [%s] in %s: %s = %s is of another "
-				       "state layout than kernel = %s: measuring "
-				       "again\n",
-				       t->section, path, rc4k_kinds[k].key,
-				       kv->name, v->name);
-			return false;
-		}
 	}
 	if (!t->o->quiet)
 		printf("rc4tune: [%s] already has kernel = %s in %s (line %d): "
 		       "nothing to do\n",
-		       t->section, v->name, path, v->line);
+		       t->section, v[RC4_KEY_KERNEL].name, path,
+		       v[RC4_KEY_KERNEL].line);
 	return true;
 }
 
@@ -310,7 +311,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		     rc4_section_find(buf, len, t->section, NULL, &theirs) > 0 &&
 		     rc4_sections_collect(&ss, buf, len, path, named,
 					  (void *)t->section) == 0;
-	bool done = found && judge(t, path, &conf, &ss, &theirs);
+	bool done = found && nothing_to_do(t, path, &conf, &ss, &theirs);
 	rc4_sections_free(&ss);
 	free(buf);
 	return done;
