@@ -111,11 +111,13 @@ static const struct rc4_rule single_rules[] = {
 	     "over the family's profiles, 16 bytes gathered by SSE2",
 	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 
-	/* Zen 3 (Milan): the 16x gathers and long-8x-chunk-asm lead; the
-	 * ring loops fall off from 256 B (long-ring5-sse41 0.84-0.87). */
+	/* Zen 3 (Milan): long-16x-sse41 the best in each of the profile's
+	 * three runs; int-16x-sse41 0.92-0.98 (0.946 on average), the
+	 * other 16x gathers 0.89-0.92; the ring loops fall off from 256 B
+	 * (long-ring5-sse41 0.82-0.86). */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): 64-bit state, 16 bytes gathered "
-	     "by SSE4.1 (measured the best in both runs)",
+	     "by SSE4.1 (measured the best in all three runs)",
 	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
 	/* Zen 4 (Genoa): the ring5 loops 1.23-1.27x the 16x loops at 8 KiB
 	 * on a quiet host; char ahead of long at 16 and 64 B. */
@@ -169,28 +171,28 @@ static const struct rc4_rule single_rules[] = {
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_set_keys: the eight key schedules in assembly lead on every
- * profile with the call's own figures (0.96 of the best on Zen 3, where
- * int-8lane is within 1 %; 0.99 on Emerald Rapids).  A walk takes the
- * first of the single-stream kernel's family (one layout family per key):
- * serial where it has no lanes measured (64-bit cells, a layout of its
- * own). */
+/* rc4tune_set_keys: the eight key schedules in assembly lead on the
+ * profiles with the call's own figures, of one layout or the other
+ * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm 0.99 on Emerald
+ * Rapids), but for Rocket Lake, where char-8lane leads and char-8lane-asm
+ * is 0.97.  A walk takes the first of the single-stream kernel's family
+ * (one layout family per key): serial where it has no lanes measured
+ * (64-bit cells, a layout of its own). */
 #define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " RKL " " EMR
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
-	     "the best on every profile), else in C, of the kernel's state "
-	     "layout, else one key at a time",
+	     "0.97 of the best or more on every profile), else in C, of the "
+	     "kernel's state layout, else one key at a time",
 	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
 	     "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_crypt_many: where byte stores into a state the loop also reads
- * are slow (Zen 3), the single-stream kernel stream by stream (serial)
- * beats every lane kernel; on Zen 1 the 32-bit lanes in assembly lead;
- * on Zen 4 and Zen 5 the 8 lanes in
+/* rc4tune_crypt_many: on Zen 1 and Zen 3 the 32-bit lanes in assembly
+ * lead (serial 0.84 and 0.95 of them), on Emerald Rapids and Rocket Lake
+ * too; on Zen 4 and Zen 5 the 8 lanes in
  * assembly ran 1.45-1.48x the best single stream
  * (doc/cpus/AuthenticAMD-25-17.md, "Batch kernels";
  * doc/cpus/AuthenticAMD-26-2.md, "Many keys, many streams"; the converted
@@ -208,9 +210,12 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 23 model 1 (Zen 1): 8 streams of 32-bit state in "
 	     "assembly (measured the best; serial 0.79-0.80)",
 	     "int-8lane-asm", "serial"),
+	/* Zen 3: no lanes of the kernel's 64-bit cells measured; serial
+	 * 0.94-0.96 of the 32-bit lanes in assembly, which lead, and the
+	 * 8-bit ones 0.75-0.81 of those. */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): the single-stream kernel, stream "
-	     "by stream (measured the best; the assembly lanes 0.88)",
+	     "by stream (the best of its 64-bit family, 0.95 of int-8lane-asm)",
 	     "serial"),
 	/* Emerald Rapids: the 32-bit lanes in assembly, two groups of four,
 	 * every lane's loads before its stores (1.00; serial 0.65). */
