@@ -182,11 +182,11 @@ static const struct rc4_rule single_rules[] = {
 
 /* rc4tune_set_keys: the eight key schedules in assembly lead on the
  * profiles with the call's own figures, of one layout or the other
- * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4 and 0.99 on
- * Emerald Rapids), but for Rocket Lake, where char-8lane leads and char-8lane-asm
- * is 0.97.  A walk takes the first of the single-stream kernel's family
- * (one layout family per key): serial where it has no lanes measured
- * (64-bit cells, a layout of its own). */
+ * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4, and on
+ * Emerald Rapids at 0.99), but for Rocket Lake, where char-8lane leads
+ * and char-8lane-asm is 0.97.  A walk takes the first of the
+ * single-stream kernel's family (one layout family per key): serial where
+ * it has no lanes measured (64-bit cells, a layout of its own). */
 #define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
