@@ -47,10 +47,12 @@ static const char core2[] =
 	CORE2 ")";
 
 /* Where no rule names the CPU: on every profile that can run it, the ring
- * loop with AVX-512 ends (0.92 of the best on Zen 4, 0.99 on Zen 5), else
- * the 16x SSE4.1 gather (1.00 on Zen 3, 0.99 on Zen 1), whose worst case
- * (0.92) beats every single kernel's (long-ring5-sse41: 0.86, on Zen 3);
- * without SSE4.1, the SSE2 gather; off x86-64, int-8x. */
+ * loop with AVX-512 ends (0.99 of the best on Zen 5, 0.98 on Rocket Lake,
+ * 0.93 on Emerald Rapids, 0.88 on Zen 4), else the 16x SSE4.1 gather
+ * (1.00 on Zen 3, 0.99 on Zen 1).  Its worst case, 0.88 on Zen 4, is the
+ * best of any walk over these profiles (no AVX-512 kernel reaches 0.90
+ * there) and beats every single kernel's (long-ring5-sse41: 0.69, on
+ * Rocket Lake); without SSE4.1, the SSE2 gather; off x86-64, int-8x. */
 #define ANY_SINGLE "char-ring4-avx512", "long-16x-sse41", "long-16x-sse2", \
 	"int-8x"
 
@@ -111,27 +113,36 @@ static const struct rc4_rule single_rules[] = {
 	     "over the family's profiles, 16 bytes gathered by SSE2",
 	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 
-	/* Zen 3 (Milan): the 16x gathers and long-8x-chunk-asm lead; the
-	 * ring loops fall off from 256 B (long-ring5-sse41 0.84-0.87). */
+	/* Zen 3 (Milan): long-16x-sse41 the best in each of the profile's
+	 * three runs; int-16x-sse41 0.92-0.98 (0.946 on average), the
+	 * other 16x gathers 0.89-0.92; the ring loops fall off from 256 B
+	 * (long-ring5-sse41 0.82-0.86). */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): 64-bit state, 16 bytes gathered "
-	     "by SSE4.1 (measured the best in both runs)",
+	     "by SSE4.1 (measured the best in all three runs)",
 	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
-	/* Zen 4 (Genoa): the ring5 loops 1.23-1.27x the 16x loops at 8 KiB
-	 * on a quiet host; char ahead of long at 16 and 64 B. */
+	/* Zen 4 (Genoa): long-16x-sse41 0.967, char-ring5-sse41 0.965 and
+	 * char-16x-sse41 0.964 of the best, within the tie window; the
+	 * 8-bit cells because their lanes lead both batch calls
+	 * (char-8lane-asm 1.00), where the 64-bit family's best is 0.70
+	 * (set_keys) and 0.83 (crypt_many).  The ring loop is the faster at
+	 * a good placement, slower at a bad one (doc/cpus/AuthenticAMD-25-17.md,
+	 * "Rules and why"). */
 	RULE("AuthenticAMD", 25, 25, 17, 17, RC4_RULE_MODELS, ZEN4,
 	     "AMD family 25 model 17 (Zen 4): 8-bit state, S[x] read 5 bytes "
-	     "ahead (measured 1.23x the 16x SSE4.1 loop at 8 KiB)",
+	     "ahead (measured 0.965 of the best, within the tie window, and "
+	     "the 8-bit lanes lead the batch calls)",
 	     "char-ring5-sse41", "long-16x-sse41", "int-8x"),
 	/* Vermeer, Raphael, Phoenix...: the best worst case over Zen 3 and
-	 * Zen 4, telling them apart by AVX-512 (0.92 on Zen 4 and 1.00 on
-	 * Zen 3; any one kernel: 0.86 at best). */
+	 * Zen 4, one kernel for both (1.00 on Zen 3, 0.97 on Zen 4); no
+	 * AVX-512 kernel tells Zen 4 apart for the better (char-ring4-avx512
+	 * 0.88 there). */
 	RULE("AuthenticAMD", 25, 25, 0, INT_MAX, RC4_RULE_FAMILY,
 	     ZEN3 " " ZEN4,
 	     "AMD family 25, other models (Zen 3, Zen 4): the best worst case "
-	     "over the family's profiles, the AVX-512 ring loop, else 16 bytes "
-	     "gathered by SSE4.1",
-	     "char-ring4-avx512", "long-16x-sse41", "long-16x-sse2", "int-8x"),
+	     "over the family's profiles, 64-bit state, 16 bytes gathered by "
+	     "SSE4.1 (measured 0.97 of the best or more on both)",
+	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
 
 	/* Zen 5: the ring4 loop behind a keystream buffer first at every
 	 * size (1.02-1.10x long-ring4), the ring loops of 8-bit state 0.91
@@ -169,37 +180,36 @@ static const struct rc4_rule single_rules[] = {
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_set_keys: the eight key schedules in assembly lead on every
- * profile with the call's own figures (0.96 of the best on Zen 3, where
- * int-8lane is within 1 %; 0.99 on Emerald Rapids).  A walk takes the
- * first of the single-stream kernel's family (one layout family per key):
- * serial where it has no lanes measured (64-bit cells, a layout of its
- * own). */
-#define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " RKL " " EMR
+/* rc4tune_set_keys: the eight key schedules in assembly lead on the
+ * profiles with the call's own figures, of one layout or the other
+ * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4, and on
+ * Emerald Rapids at 0.99), but for Rocket Lake, where char-8lane leads
+ * and char-8lane-asm is 0.97.  A walk takes the first of the
+ * single-stream kernel's family (one layout family per key): serial where
+ * it has no lanes measured (64-bit cells, a layout of its own). */
+#define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
-	     "the best on every profile), else in C, of the kernel's state "
-	     "layout, else one key at a time",
+	     "0.97 of the best or more on every profile), else in C, of the "
+	     "kernel's state layout, else one key at a time",
 	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
 	     "serial"),
 
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_crypt_many: where byte stores into a state the loop also reads
- * are slow (Zen 3), the single-stream kernel stream by stream (serial)
- * beats every lane kernel; on Zen 1 the 32-bit lanes in assembly lead;
- * on Zen 4 and Zen 5 the 8 lanes in
- * assembly ran 1.45-1.48x the best single stream
- * (doc/cpus/AuthenticAMD-25-17.md, "Batch kernels";
- * doc/cpus/AuthenticAMD-26-2.md, "Many keys, many streams"; the converted
- * profiles keep those tables only as a mixed ratio).
+/* rc4tune_crypt_many: on Zen 1 and Zen 3 the 32-bit lanes in assembly
+ * lead (serial 0.84 and 0.95 of them), on Emerald Rapids and Rocket Lake
+ * too; on Zen 4 the 8-bit ones (serial 0.83), and on Zen 5 they ran
+ * 1.36-1.45x the best single stream (doc/cpus/AuthenticAMD-26-2.md,
+ * "Many keys, many streams"; its converted profile keeps that table only
+ * as a mixed ratio).
  * Within the single-stream kernel's family, one stream at a time leads on
- * every profile that measured it with the rule's kernel: Zen 3 (64-bit
- * cells, no lanes measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
+ * the profiles whose rule names no lanes: Zen 3 (64-bit cells, no lanes
+ * measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
  * char-4lane 0.94-0.99 of serial, doc/cpus/GenuineIntel-6-167.md). */
-#define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " RKL " " EMR
+#define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule crypt_many_rules[] = {
 	/* Zen 1: the 32-bit lanes in assembly, the single-stream rule's
 	 * layout (1.00 in each run; serial 0.79-0.80, char-8lane-asm
@@ -208,9 +218,12 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 23 model 1 (Zen 1): 8 streams of 32-bit state in "
 	     "assembly (measured the best; serial 0.79-0.80)",
 	     "int-8lane-asm", "serial"),
+	/* Zen 3: no lanes of the kernel's 64-bit cells measured; serial
+	 * 0.94-0.96 of the 32-bit lanes in assembly, which lead, and the
+	 * 8-bit ones 0.75-0.81 of those. */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): the single-stream kernel, stream "
-	     "by stream (measured the best; the assembly lanes 0.88)",
+	     "by stream (the best of its 64-bit family, 0.95 of int-8lane-asm)",
 	     "serial"),
 	/* Emerald Rapids: the 32-bit lanes in assembly, two groups of four,
 	 * every lane's loads before its stores (1.00; serial 0.65). */
@@ -218,18 +231,20 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "Intel family 6 model 207 (Emerald Rapids): 8 streams of 32-bit "
 	     "state in assembly (measured the best; serial 0.65)",
 	     "int-8lane-asm", "char-8lane-asm", "serial"),
-	PUBLISHED("AuthenticAMD", 25, 25, 17, 17,
-		  "AMD family 25 model 17 (Zen 4): 8 streams in the assembly "
-		  "loop (doc/cpus/AuthenticAMD-25-17.md: 1.48x the best single "
-		  "stream)",
-		  "char-8lane-asm", "serial"),
+	/* Zen 4: the 8-bit lanes in assembly, the single-stream rule's
+	 * layout (1.00 in each run; int-8lane-asm 0.96, serial 0.83). */
+	RULE("AuthenticAMD", 25, 25, 17, 17, RC4_RULE_MODELS, ZEN4,
+	     "AMD family 25 model 17 (Zen 4): 8 streams of 8-bit state in "
+	     "assembly (measured the best, serial 0.83)",
+	     "char-8lane-asm", "serial"),
 	PUBLISHED("AuthenticAMD", 26, INT_MAX, 0, INT_MAX,
 		  "AMD family 26 and later: 8 streams in the assembly loop "
 		  "(doc/cpus/AuthenticAMD-26-2.md: 1.36-1.45x the best single stream)",
 		  "char-8lane-asm", "serial"),
-	/* Within the kernel's family serial's worst case is 1.00; the
-	 * assembly lanes', 0.72 (Rocket Lake); they lead by 1.45x on Zen 4
-	 * and Zen 5, whose rules say so (the same pages). */
+	/* Within the kernel's family serial's worst case is 0.83 (Zen 4,
+	 * 0.84 on Zen 1: the lanes lead there, and their models' rules say
+	 * so); the assembly lanes', 0.72 (Rocket Lake), and Emerald Rapids'
+	 * layout has none. */
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window) among the kernel's state layout, the "

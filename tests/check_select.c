@@ -348,7 +348,7 @@ static const struct {
 	{ FX("AuthenticAMD", 23, 49), WIDE, "AMD family 23, other models" },
 	{ FX("AuthenticAMD", 25, 1), WIDE, "AMD family 25 model 1" },
 	{ FX("AuthenticAMD", 25, 17), CHAR, "AMD family 25 model 17" },
-	{ FX("AuthenticAMD", 25, 33), CHAR, "AMD family 25, other models" },
+	{ FX("AuthenticAMD", 25, 33), WIDE, "AMD family 25, other models" },
 	{ FX("AuthenticAMD", 26, 2), CHAR, "AMD family 26 model 2" },
 	/* later AMD models and families: the newest AMD family's rule */
 	{ FX("AuthenticAMD", 26, 68), CHAR, "AMD family 26, other models" },

@@ -86,26 +86,38 @@ heuristic penryn "$intel" 00010676 'char-'
 heuristic emerald-rapids "$intel" 000c06f2 '(char|int)-' 7ffefbff f3bfbfff
 heuristic zen4 "$amd" 00a10f11 '(char|int)-' 7ef8320b f1bf97a9
 # What that CPU would run, by the dump's features (issue 36 item 11): a
-# Zen 3 (family 25 model 33) without AVX-512 is not given the AVX-512
-# ring loop, which the library refuses there, but the rule's SSE4.1 loop;
-# a Zen 4 desktop with AVX-512, of the same rule, is.
+# CPU no rule names (family 6 model 143) without AVX-512 is not given the
+# any-CPU rule's AVX-512 ring loop, which the library refuses there, but
+# the rule's SSE4.1 loop; the same CPU with AVX-512 is.  AMD family 25's
+# other models, Zen 3 (model 33) or Zen 4 (model 97), get the family's
+# one SSE4.1 loop either way.
+dump "$tmp/anyno.raw" "$intel" 000806f8 7ed8320b 219c97a9
+dump "$tmp/anyavx.raw" "$intel" 000806f8 7ef8320b f1bf97a9
 dump "$tmp/zen3.raw" "$amd" 00a20f10 7ed8320b 219c97a9
 dump "$tmp/zen4d.raw" "$amd" 00a60f12 7ef8320b f1bf97a9
-if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen3.raw" >"$tmp/zen3.out" 2>"$tmp/err" &&
+if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/anyno.raw" >"$tmp/anyno.out" 2>"$tmp/err" &&
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/anyavx.raw" >"$tmp/anyavx.out" 2>>"$tmp/err" &&
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen3.raw" >"$tmp/zen3.out" 2>>"$tmp/err" &&
 	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen4d.raw" >"$tmp/zen4d.out" 2>>"$tmp/err"; then
 	if built char-ring4-avx512; then
-		has "$tmp/zen3.out" "^[a-z0-9-]*sse41${tab}cpu AuthenticAMD 25 33: .*; char-ring4-avx512: that CPU cannot run it\$" \
-			"heuristic zen3 without AVX-512: the SSE4.1 loop, the AVX-512 one said not to run there"
-		has "$tmp/zen4d.out" "^char-ring4-avx512${tab}cpu AuthenticAMD 25 97: " \
-			"heuristic zen4 with AVX-512: the AVX-512 ring loop"
+		has "$tmp/anyno.out" "^[a-z0-9-]*sse41${tab}cpu GenuineIntel 6 143: a CPU no rule names: .*; char-ring4-avx512: that CPU cannot run it\$" \
+			"heuristic without AVX-512: the SSE4.1 loop, the AVX-512 one said not to run there"
+		has "$tmp/anyavx.out" "^char-ring4-avx512${tab}cpu GenuineIntel 6 143: " \
+			"heuristic with AVX-512: the AVX-512 ring loop"
 	fi
-	! head -n 1 "$tmp/zen3.out" | grep -q '^char-ring4-avx512' &&
-		ok "heuristic zen3: not the AVX-512 ring loop" ||
-		{ fail "heuristic zen3: the AVX-512 ring loop"; cat "$tmp/zen3.out"; }
+	! head -n 1 "$tmp/anyno.out" | grep -q '^char-ring4-avx512' &&
+		ok "heuristic without AVX-512: not the AVX-512 ring loop" ||
+		{ fail "heuristic without AVX-512: the AVX-512 ring loop"; cat "$tmp/anyno.out"; }
+	if built long-16x-sse41; then
+		has "$tmp/zen3.out" "^long-16x-sse41${tab}cpu AuthenticAMD 25 33: AMD family 25, other models " \
+			"heuristic zen3 (model 33): the family's SSE4.1 loop"
+		has "$tmp/zen4d.out" "^long-16x-sse41${tab}cpu AuthenticAMD 25 97: AMD family 25, other models " \
+			"heuristic zen4 (model 97), with AVX-512: the family's SSE4.1 loop"
+	fi
 elif grep -q 'without libcpuid' "$tmp/err"; then
-	echo "SKIP: zen3: built without libcpuid"
+	echo "SKIP: family 6 model 143, zen3, zen4: built without libcpuid"
 else
-	fail "--heuristic on the zen3 and zen4 dumps"; cat "$tmp/err"
+	fail "--heuristic on the family 6 model 143, zen3 and zen4 dumps"; cat "$tmp/err"
 fi
 # Zen 4's rule names x86-64 assembly first: other builds say so and take
 # the rule's next kernel they have.
