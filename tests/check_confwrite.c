@@ -63,34 +63,58 @@ static const char *slurp(const char *file, char *buf, size_t size)
 	return buf;
 }
 
-/* What a writer puts into its section: the text as it is. */
-struct fixed {
-	const char *section, *text;
-};
-
-/* The file with F's section put in (rc4_section_replace). */
-static char *fixed_text(const char *old, size_t len, size_t *outlen, bool *err,
-			void *arg)
+/* Section SECTION of FILE read back while it is still locked, as the
+ * tuner's check does: its kernel, named after the section, or -1. */
+static int read_back(const char *file, const char *section)
 {
-	const struct fixed *f = arg;
+	struct rc4_conf conf;
+	char why[RC4_CONF_WHY_MAX];
 
-	(void)err;
-	return rc4_section_replace(old, len, f->section, f->text, "test",
-				   outlen);
+	int r = rc4_conf_read(file, section, &conf, NULL, why, sizeof why);
+	const char *got = conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name;
+
+	if (r == 0 && strcmp(got, section + 4) == 0)
+		return 0;
+	fprintf(stderr, "[%s] read back: %s\n", section,
+		r != 0 ? why : got[0] ? got : "no kernel");
+	return -1;
+}
+
+/* FILE with section SECTION's TEXT put in (rc4_section_replace), as the
+ * tuner writes: under the lock, again while the file appears meanwhile,
+ * and (CHECK) read back before the lock is let go. */
+static int write_section(const char *file, const char *section,
+			 const char *text, bool check)
+{
+	struct confwrite w;
+	const char *old;
+	size_t len, n;
+	int r;
+
+	if (confwrite_open(&w, file) != 0)
+		return -1;
+	if ((r = confwrite_lock(&w)) == 0)
+		do {
+			char *out = NULL;
+			r = confwrite_read(&w, &old, &len);
+			if (r == 0 && (out = rc4_section_replace(
+					       old, len, section, text, "test",
+					       &n)) == NULL)
+				r = -1;
+			if (r == 0)
+				r = confwrite_replace(&w, out, n);
+			if (r == 0 && check)
+				r = read_back(file, section);
+			free(out);
+		} while (r == CONFWRITE_AGAIN);
+	confwrite_close(&w);
+	return r;
 }
 
 static int tune_into(const char *file, const char *section,
 		     const char *text)
 {
-	struct confwrite w;
-	struct fixed f = { section, text };
-	struct confwrite_hooks h = { fixed_text, NULL, &f };
-
-	if (confwrite_open(&w, file) != 0)
-		return -1;
-	int r = confwrite_commit(&w, &h);
-	confwrite_close(&w);
-	return r;
+	return write_section(file, section, text, false);
 }
 
 /* confwrite_open(FILE) as uid NOBODY, in a child (the fixture's cleanup
@@ -395,24 +419,6 @@ END_TEST
 
 enum { WRITERS = 8, ROUNDS = 10 };
 
-/* Writer I's section of round R: the hook reads it back while the file is
- * still locked, as the tuner's check does. */
-static int read_back(const char *file, void *arg)
-{
-	const char *section = ((const struct fixed *)arg)->section;
-	struct rc4_conf conf;
-	char why[RC4_CONF_WHY_MAX];
-
-	int r = rc4_conf_read(file, section, &conf, NULL, why, sizeof why);
-	const char *got = conf.value[RC4_CONF_CPU][RC4_KEY_KERNEL].name;
-
-	if (r == 0 && strcmp(got, section + 4) == 0)
-		return 0;
-	fprintf(stderr, "[%s] read back: %s\n", section,
-		r != 0 ? why : got[0] ? got : "no kernel");
-	return -1;
-}
-
 /* Writers at once, each with its own CPU's section (a fleet file on shared
  * storage), and each reading back its own kernel: none is lost, none sees
  * another's write instead of its own. */
@@ -428,17 +434,11 @@ START_TEST(test_concurrent_writers)
 		int bad = 0;
 		for (int r = 0; r < ROUNDS; r++) {
 			char section[32], text[96];
-			struct confwrite w;
-
 			/* the kernel named after the section, to read back */
 			snprintf(section, sizeof section, "cpu W%d 6 %d", i, r);
 			snprintf(text, sizeof text, "[%s]\nkernel = W%d 6 %d\n",
 				 section, i, r);
-			struct fixed f = { section, text };
-			struct confwrite_hooks h = { fixed_text, read_back, &f };
-			bad |= confwrite_open(&w, path) != 0 ||
-			       confwrite_commit(&w, &h) != 0;
-			confwrite_close(&w);
+			bad |= write_section(path, section, text, true) != 0;
 		}
 		_exit(bad);
 	}

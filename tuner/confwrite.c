@@ -414,7 +414,9 @@ int confwrite_open(struct confwrite *w, const char *path)
 	struct stat st;
 
 	w->path = path;
-	w->fd = -1;
+	w->fd = w->lock_fd = w->live_fd = -1;
+	w->old = NULL;
+	w->old_len = 0;
 	w->unchanged = false;
 	if ((w->to_stdout = confwrite_is_stdout(path)))
 		return open_direct(w, false);
@@ -439,6 +441,7 @@ int confwrite_open(struct confwrite *w, const char *path)
 
 void confwrite_close(struct confwrite *w)
 {
+	confwrite_unlock(w);
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
@@ -718,76 +721,78 @@ static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 		      len, why, kept);
 }
 
-/* One read-update-replace, under the lock; 2: the file appeared
- * meanwhile, again. */
-static int update_once(struct confwrite *w, const struct confwrite_hooks *h)
+int confwrite_lock(struct confwrite *w)
 {
-	struct stat st;
-	char *old = NULL, *merged = NULL, tmp[PATH_MAX];
-	size_t len = 0, outlen = 0;
-	int fd, tfd = -1, r = -1;
-	bool err = false;
-
-	if (open_live(w, &fd, &st) != 0)
-		return -1;
-	if (fd >= 0 && (old = read_old(w, fd, &len)) == NULL)
-		goto out;
-	merged = h->update(old ? old : "", len, &outlen, &err, h->arg);
-	if (merged == NULL) {
-		r = err ? -1 : 1;
-		/* the hook said why (perror): say which file it spared */
-		if (err)
-			refuse(w->path, "%s", fd >= 0 ? "left as it was"
-							: "nothing written");
-		goto out;
-	}
-	if (merged_ok(w, merged, outlen) != 0)
-		goto out;
-	w->unchanged = fd >= 0 && outlen == len &&
-		       memcmp(merged, old, len) == 0 &&
-		       !(st.st_mode & (S_IWGRP | S_IWOTH));
-	if (w->unchanged) {
-		r = h->written && h->written(w->path, h->arg) != 0 ? -1 : 0;
-		goto out;
-	}
-	if ((tfd = write_tmp(w, tmp, merged, outlen, fd >= 0 ? &st : NULL)) < 0)
-		goto out;
-	r = publish(w, tmp, fd >= 0);
-	if (r == 1)
-		r = 2;
-	else if (r == 0 && h->written && h->written(w->path, h->arg) != 0)
-		r = -1;
-out:
-	if (tfd >= 0)
-		close(tfd);
-	if (fd >= 0)
-		close(fd);
-	free(merged);
-	free(old);
-	return r;
+	w->lock_fd = w->fd >= 0 ? -1 : take_lock(w);
+	return w->fd >= 0 || w->lock_fd >= 0 ? 0 : -1;
 }
 
-int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks)
+/* What confwrite_read keeps for confwrite_replace: nothing. */
+static void forget(struct confwrite *w)
 {
-	int r, lock;
+	if (w->live_fd >= 0)
+		close(w->live_fd);
+	w->live_fd = -1;
+	free(w->old);
+	w->old = NULL;
+	w->old_len = 0;
+}
 
-	if (w->fd >= 0) {
-		bool err = false;
-		size_t len = 0;
-		char *text = hooks->update("", 0, &len, &err, hooks->arg);
-		if (text == NULL)
-			return err ? -1 : 1;
-		fflush(stdout); /* whatever stdout holds goes first */
-		r = merged_ok(w, text, len) != 0 ? -1
-		    : write_all(w->fd, text, len) != 0 ? fail(w->path, "write", errno)
-						       : 0;
-		free(text);
-		return r;
-	}
-	if ((lock = take_lock(w)) < 0)
+void confwrite_unlock(struct confwrite *w)
+{
+	forget(w);
+	if (w->lock_fd >= 0)
+		drop_lock(w, w->lock_fd);
+	w->lock_fd = -1;
+}
+
+int confwrite_read(struct confwrite *w, const char **old, size_t *len)
+{
+	forget(w);
+	if (w->fd < 0 && open_live(w, &w->live_fd, &w->live) != 0)
 		return -1;
-	while ((r = update_once(w, hooks)) == 2)
-		;
-	drop_lock(w, lock);
-	return r;
+	w->old = w->live_fd >= 0 ? read_old(w, w->live_fd, &w->old_len)
+				 : calloc(1, 1);
+	if (w->old == NULL && w->live_fd < 0)
+		perror("rc4tune");
+	*old = w->old;
+	*len = w->old_len;
+	return w->old != NULL ? 0 : -1;
+}
+
+void confwrite_kept(const struct confwrite *w)
+{
+	refuse(w->path, "%s", w->live_fd >= 0 ? "left as it was"
+					      : "nothing written");
+}
+
+/* TEXT (LEN bytes) to the device or pipe W opened. */
+static int replace_direct(struct confwrite *w, const char *text, size_t len)
+{
+	fflush(stdout); /* whatever stdout holds goes first */
+	return merged_ok(w, text, len) != 0 ? -1
+	       : write_all(w->fd, text, len) != 0 ? fail(w->path, "write", errno)
+						  : 0;
+}
+
+int confwrite_replace(struct confwrite *w, const char *text, size_t len)
+{
+	char tmp[PATH_MAX];
+	bool live = w->live_fd >= 0;
+
+	if (w->fd >= 0)
+		return replace_direct(w, text, len);
+	if (merged_ok(w, text, len) != 0)
+		return -1;
+	w->unchanged = live && len == w->old_len &&
+		       memcmp(text, w->old, len) == 0 &&
+		       !(w->live.st_mode & (S_IWGRP | S_IWOTH));
+	if (w->unchanged)
+		return 0;
+	int tfd = write_tmp(w, tmp, text, len, live ? &w->live : NULL);
+	if (tfd < 0)
+		return -1;
+	int r = publish(w, tmp, live);
+	close(tfd);
+	return r == 1 ? CONFWRITE_AGAIN : r;
 }

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* Seconds a run waits at most for another run's lock (rc4tune(1)). */
 #define CONFWRITE_LOCK_WAIT 10
@@ -26,24 +27,21 @@ struct confwrite {
 	 * gets the section alone, as it is; -1 for a file. */
 	int fd;
 	bool to_stdout; /* PATH is standard output (confwrite_is_stdout) */
-	/* Set by confwrite_commit: the new text equals the file byte for
+	/* Set by confwrite_replace: the new text equals the file byte for
 	 * byte (and its mode needs no change), which was left untouched. */
 	bool unchanged;
+	/* Between confwrite_lock and confwrite_unlock: the lock file's
+	 * descriptor; the file as confwrite_read read it (LIVE_FD -1: there
+	 * was none), its bytes and its stat. */
+	int lock_fd, live_fd;
+	char *old;
+	size_t old_len;
+	struct stat live;
 };
 
-/* What the caller decides and checks while the lock is held. */
-struct confwrite_hooks {
-	/* Given the file's bytes now (LEN 0: no file yet, or a device or
-	 * a pipe): the new file, malloc'ed, *OUTLEN bytes, or NULL to keep
-	 * the file as it is (*ERR set when that is a failure, said on
-	 * stderr).  A device or a pipe gets what it gives for no bytes. */
-	char *(*update)(const char *old, size_t len, size_t *outlen, bool *err,
-			void *arg);
-	/* After the new file is in place, still under the lock: 0, or -1
-	 * once the caller has said why the result is no good. */
-	int (*written)(const char *path, void *arg);
-	void *arg;
-};
+/* confwrite_replace's: the file appeared since confwrite_read found none
+ * (a writer that did not take the lock): read and decide again. */
+#define CONFWRITE_AGAIN 2
 
 /* Whether PATH is standard output: "-", or a name of the file that
  * descriptor 1 is open for writing on (/dev/stdout, /dev/fd/1, its
@@ -64,21 +62,34 @@ bool confwrite_is_stdout(const char *path);
  * printing the path and the reason on stderr. */
 int confwrite_open(struct confwrite *w, const char *path);
 
-/* Replace W's file by what HOOKS->update makes of it, holding W's lock
- * file from reading the file until HOOKS->written has run: other runs of
- * the caller wait for it, at most CONFWRITE_LOCK_WAIT seconds (then -1,
- * nothing written), so no section is lost and each reads back its own
- * result.  A new file that the library would refuse (rc4_conf_check) is
- * not written (-1), nor is such a text to a device or a pipe.  A new file is the caller's, mode 0644; a replaced
- * one keeps its mode less group and other write (with a warning) and, as
- * root, its group.  The temporary file is in the same directory: fsync,
- * rename, fsync of the directory (a failure there is a warning: the new
- * file is in place).  A new text equal to the file, whose mode the
- * library takes, leaves it as it is (same inode and mtime; W->unchanged;
- * HOOKS->written still runs).  Returns 0 when written, 1 when HOOKS->update kept
- * the file, -1 after saying why on stderr (the old file is then
- * untouched, unless HOOKS->written failed). */
-int confwrite_commit(struct confwrite *w, const struct confwrite_hooks *hooks);
+/* A file is read and replaced under W's lock file, held from
+ * confwrite_lock to confwrite_unlock: other runs of the caller wait for
+ * it, at most CONFWRITE_LOCK_WAIT seconds (then -1, after saying why), so
+ * no section is lost and each reads back its own result.  No lock for a
+ * device or a pipe. */
+int confwrite_lock(struct confwrite *w);
+void confwrite_unlock(struct confwrite *w);
+
+/* The file's bytes now, *OLD (NUL-terminated, W's until the next read or
+ * the unlock; "" with *LEN 0 where there is no file yet, or a device or a
+ * pipe), kept for confwrite_replace: 0, or -1 after saying why. */
+int confwrite_read(struct confwrite *w, const char **old, size_t *len);
+
+/* TEXT (LEN bytes) in place of the file confwrite_read read.  A text the
+ * library would refuse (rc4_conf_check) is not written (-1).  A new file
+ * is the caller's, mode 0644; a replaced one keeps its mode less group
+ * and other write (with a warning) and, as root, its group.  The
+ * temporary file is in the same directory: fsync, rename, fsync of the
+ * directory (a failure there is a warning: the new file is in place).  A
+ * text equal to the file, whose mode the library takes, leaves it as it
+ * is (same inode and mtime; W->unchanged).  A device or a pipe gets TEXT
+ * as it is.  Returns 0 when written, CONFWRITE_AGAIN, or -1 after saying
+ * why (the old file untouched). */
+int confwrite_replace(struct confwrite *w, const char *text, size_t len);
+
+/* Say that the file read is left as it was (or nothing written), after
+ * the caller said why it made no text. */
+void confwrite_kept(const struct confwrite *w);
 
 void confwrite_close(struct confwrite *w);
 

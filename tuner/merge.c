@@ -424,11 +424,11 @@ struct merging {
 	size_t notes_len;
 };
 
-/* A confwrite_hooks.update: OUT's bytes now, merged with the inputs. */
-static char *update(const char *old, size_t len, size_t *outlen, bool *err,
-		    void *arg)
+/* OUT's bytes now, OLD (LEN of them), merged with the inputs: malloc'ed,
+ * *OUTLEN bytes, or NULL after saying why. */
+static char *update(struct merging *m, const char *old, size_t len,
+		    size_t *outlen)
 {
-	struct merging *m = arg;
 	FILE *notes = NULL;
 
 	free(m->notes);
@@ -441,8 +441,26 @@ static char *update(const char *old, size_t len, size_t *outlen, bool *err,
 		fclose(notes);
 	if (out == NULL)
 		perror("rc4tune");
-	*err = out == NULL;
 	return out;
+}
+
+/* One pass under W's lock: OUT read, merged, replaced; 0, CONFWRITE_AGAIN
+ * or -1 after saying why. */
+static int merge_once(struct merging *m, struct confwrite *w)
+{
+	const char *old;
+	size_t len, n = 0;
+
+	if (confwrite_read(w, &old, &len) != 0)
+		return -1;
+	char *text = update(m, old, len, &n);
+	if (text == NULL) {
+		confwrite_kept(w);
+		return -1;
+	}
+	int rc = confwrite_replace(w, text, n);
+	free(text);
+	return rc;
 }
 
 int merge_files(const char *const *files, int n, const char *out, bool quiet)
@@ -460,8 +478,12 @@ int merge_files(const char *const *files, int n, const char *out, bool quiet)
 	if (i == n && confwrite_open(&w, out) == 0) {
 		/* a device or a pipe gets the file alone */
 		struct merging m = { in, n, out, quiet || w.fd >= 0, NULL, 0 };
-		struct confwrite_hooks hooks = { update, NULL, &m };
-		if (confwrite_commit(&w, &hooks) >= 0) {
+		int rc = confwrite_lock(&w);
+		/* a file created meanwhile by a writer without the lock */
+		while (rc == 0 && (rc = merge_once(&m, &w)) == CONFWRITE_AGAIN)
+			;
+		confwrite_unlock(&w);
+		if (rc == 0) {
 			r = EXIT_SUCCESS;
 			if (!m.quiet && w.unchanged)
 				printf("%src4tune: %s unchanged: it already "

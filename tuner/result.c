@@ -65,10 +65,9 @@ static int as_decided(const struct result *t, const char *path,
  * this CPU the kernels measured, so a postinst hears that the tuning has
  * no effect until the file is mended.  Under the lock: the file is
  * checked as the library checks one, but its text is the one
- * result_update made, not read again. */
-int result_written(const char *path, void *arg)
+ * result_text made, not read again. */
+int result_check(const struct result *t, const char *path)
 {
-	const struct result *t = arg;
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
 
@@ -223,10 +222,9 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	return true;
 }
 
-char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
-		    void *arg)
+char *result_text(struct result *t, const char *old, size_t len,
+		  size_t *outlen, bool *err)
 {
-	struct result *t = arg;
 	struct rc4_section sec, theirs;
 	int found = rc4_section_find(old, len, t->section, &sec, &theirs);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* result.h - a run's result into the config, under the writer's lock:
+/* result.h - a run's result into the config, under the writer's lock
+ * (tune.c takes it):
  * for each key measured, the choice (decide.h) weighed with this CPU's
  * section, then the record and the section built and put into the file's
  * bytes (section.h), or the file kept (a person's section, or one the
@@ -27,7 +28,7 @@ struct result {
 	 * single kind is not measured. */
 	const struct rc4k *one;
 	bool force;          /* replace a person's section too */
-	/* What result_update decided, once per pass: the three calls'
+	/* What result_text decided, once per pass: the three calls'
 	 * choices (decide_calls); why the file was kept (NULL: written) and
 	 * the section's line; whether as more confident rather than as a
 	 * person's. */
@@ -35,24 +36,26 @@ struct result {
 	const char *kept;
 	int kept_line;
 	bool kept_surer;
-	/* The file's new bytes as result_update made them (the writer owns
-	 * them, until after result_written): what result_written checks. */
+	/* The file's new bytes as result_text made them (the caller owns
+	 * them): what result_check checks. */
 	const char *text;
 	size_t text_len;
 };
 
-/* A confwrite_hooks.update, ARG a struct result: the file OLD (LEN bytes)
- * with this run's section, *OUTLEN bytes, or NULL to keep the file (then
- * r->kept says why; *ERR set on a failure, said on stderr). */
-char *result_update(const char *old, size_t len, size_t *outlen, bool *err,
-		    void *arg);
+/* The file OLD (LEN bytes) with this run's section: decided (every key
+ * at once, decide_calls, weighed with the section's record), built and
+ * sealed; the new bytes, malloc'ed, *OUTLEN of them (also R->text until
+ * they are freed), or NULL to keep the file: R->kept says why, and *ERR
+ * is set on a failure, said on stderr. */
+char *result_text(struct result *r, const char *old, size_t len,
+		  size_t *outlen, bool *err);
 
-/* A confwrite_hooks.written, ARG a struct result: 0 when the library
- * trusts PATH and would read the kernels this run wrote from the text
- * written there (R->text, not read again), else -1 after saying why. */
-int result_written(const char *path, void *arg);
+/* 0 when the library trusts PATH and would read the kernels this run
+ * wrote from the text written there (R->text, not read again), else -1
+ * after saying why. */
+int result_check(const struct result *r, const char *path);
 
-/* What result_update allocated. */
+/* What result_text decided. */
 void result_free(struct result *r);
 
 /* Why a key's result is uncertain, or NULL when each is confident. */

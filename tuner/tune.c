@@ -172,6 +172,33 @@ int tune_speed(const struct tune_opts *o)
 	return r;
 }
 
+/* One pass under W's lock: the file read, every key decided once
+ * against its section, the section built and written, and read back as
+ * the library reads it.  0 written, 1 the file kept (R->kept says why),
+ * CONFWRITE_AGAIN, or -1 after saying why. */
+static int write_once(struct result *r, struct confwrite *w)
+{
+	const char *old;
+	size_t len, n = 0;
+	bool err = false;
+
+	if (confwrite_read(w, &old, &len) != 0)
+		return -1;
+	char *text = result_text(r, old, len, &n, &err);
+	if (text == NULL) {
+		if (err)
+			confwrite_kept(w);
+		return err ? -1 : 1;
+	}
+	int rc = confwrite_replace(w, text, n);
+	/* a device or a pipe is not read back */
+	if (rc == 0 && w->fd < 0 && result_check(r, w->path) != 0)
+		rc = -1;
+	r->text = NULL;
+	free(text);
+	return rc;
+}
+
 /* Write T's section into W, check it, then report (the file first: a
  * closed stdout must not cost it) and say what was written.  An uncertain
  * result and a kept section are said even with --quiet, on stderr. */
@@ -179,15 +206,21 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
 	struct result *r = &t->res;
-	struct confwrite_hooks hooks = { result_update, result_written, r };
 	bool to_stdout = w->to_stdout;
+	int rc;
 
 	*r = (struct result){ .section = t->section, .path = w->path,
 			      .got = t->got, .measured = t->m, .run = t->run,
 			      .heuristic = t->heuristic, .one = serial_one(t),
 			      .force = o->force };
 	rc4_record_now(r->at);
-	if (confwrite_commit(w, &hooks) < 0)
+	if (confwrite_lock(w) != 0)
+		return EXIT_FAILURE;
+	/* a file created meanwhile by a writer without the lock: again */
+	while ((rc = write_once(r, w)) == CONFWRITE_AGAIN)
+		;
+	confwrite_unlock(w);
+	if (rc < 0)
 		return EXIT_FAILURE;
 	const char *why = result_doubt(r);
 	if (r->kept_surer)
