@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* current.c - the kernels this process uses, one per kind: chosen on first
- * use, then read without a lock (zlib-ng's functable pattern); switched by
- * rc4tune_use_kernel and rc4tune_use_batch_kernel (both batch calls). */
+/* current.c - the kernels this process uses, one per kind: all chosen at
+ * the first use of any, the config read once, then read without a lock
+ * (zlib-ng's functable pattern); switched by rc4tune_use_kernel and
+ * rc4tune_use_batch_kernel (both batch calls). */
 #include <config.h>
 
 #include <errno.h>
@@ -20,7 +21,7 @@ static _Atomic(const struct rc4k_info *) current[RC4K_KINDS];
 static const struct rc4_split no_split;
 static struct rc4_split first_split;
 _Atomic(const struct rc4_split *) rc4_split_now = &no_split;
-/* Held while a first use selects; a kind never used is never selected. */
+/* Held while the first use selects. */
 static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
 
 /* RC4TUNE_DEBUG=1: the selection trails go to stderr. */
@@ -30,30 +31,31 @@ static bool debug_on(void)
 	return debug != NULL && strcmp(debug, "1") == 0;
 }
 
-static const struct rc4k_info *choose(enum rc4k_kind kind,
-				      const struct rc4k *one)
+/* Every kind's kernel at once, the config read once (rc4_select_all),
+ * published; the lock held. */
+static void choose_all(void)
 {
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
+	struct rc4_selection sel;
 	bool loud = debug_on();
-	char trail[RC4_TRAIL_MAX];
+	static char trails[RC4K_KINDS][RC4_TRAIL_MAX];
 	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
 
-	struct rc4_choice how;
-
 	rc4_select_live(&in, &cpu);
-	in.one = one;
-	const struct rc4k_info *k = rc4_select_how(
-		kind, &in, loud ? trail : NULL, sizeof trail, &how);
-	if (loud)
-		rc4_trail_print(stderr, "librc4tune: ", trail);
-	if (how.split.below > 0) {
-		first_split = how.split;
+	rc4_select_all(&in, &sel, loud ? trails : NULL);
+	if (sel.how[RC4K_SINGLE].split.below > 0) {
+		first_split = sel.how[RC4K_SINGLE].split;
 		atomic_store_explicit(&rc4_split_now, &first_split,
 				      memory_order_release);
 	}
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		if (loud)
+			rc4_trail_print(stderr, "librc4tune: ", trails[k]);
+		atomic_store_explicit(&current[k], sel.k[k],
+				      memory_order_release);
+	}
 	errno = saved;
-	return k;
 }
 
 const struct rc4k_info *rc4_current(enum rc4k_kind kind)
@@ -63,18 +65,11 @@ const struct rc4k_info *rc4_current(enum rc4k_kind kind)
 
 	if (k != NULL)
 		return k;
-	/* a batch kind runs the single kind's keys: that one first, before
-	 * the lock its own first use takes */
-	const struct rc4k *one =
-		kind == RC4K_SINGLE ? NULL : rc4k_single(rc4_current(RC4K_SINGLE));
 	pthread_mutex_lock(&choosing);
-	k = atomic_load_explicit(&current[kind], memory_order_relaxed);
-	if (k == NULL) {
-		k = choose(kind, one);
-		atomic_store_explicit(&current[kind], k, memory_order_release);
-	}
+	if (atomic_load_explicit(&current[kind], memory_order_relaxed) == NULL)
+		choose_all();
 	pthread_mutex_unlock(&choosing);
-	return k;
+	return atomic_load_explicit(&current[kind], memory_order_acquire);
 }
 
 /* Switch KIND to the kernel NAME, unless it is unknown or may not run. */

@@ -23,6 +23,8 @@ struct sel {
 	char section[RC4_SECTION_MAX]; /* this CPU's */
 	struct rc4_conf conf;
 	int conf_rc; /* rc4_conf_read's; 2: not read yet */
+	char conf_why[RC4_CONF_WHY_MAX]; /* why it was refused */
+	bool conf_said; /* this kind's trail has said how it was read */
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
 	int line; /* the config line of the step's key, 0 if none */
 	/* A config step's section, judged (rc4_keys_judge); judged false
@@ -69,16 +71,19 @@ static void say(struct sel *s, const char *fmt, ...)
 	s->buf[s->len] = '\0';
 }
 
-/* The config, read at most once a selection; 0 when it was read. */
+/* The config, read at most once a selection of every kind, each kind's
+ * trail saying how; 0 when it was read. */
 static int conf(struct sel *s)
 {
-	char why[RC4_CONF_WHY_MAX];
-	const char *path = s->in->conf;
+	const char *path = s->in->conf, *why = s->conf_why;
 
-	if (s->conf_rc != 2)
+	if (s->conf_rc == 2)
+		s->conf_rc = rc4_conf_read(path, s->in->cpu ? s->section : NULL,
+					   &s->conf, NULL, s->conf_why,
+					   sizeof s->conf_why);
+	if (s->conf_said)
 		return s->conf_rc;
-	s->conf_rc = rc4_conf_read(path, s->in->cpu ? s->section : NULL,
-				   &s->conf, NULL, why, sizeof why);
+	s->conf_said = true;
 	if (s->conf_rc > 0)
 		say(s, "config %s: no such file", path);
 	else if (s->conf_rc < 0 && s->conf.bad_line != 0)
@@ -244,49 +249,91 @@ static const char *(*const precedence[])(struct sel *) = {
 _Static_assert(sizeof precedence / sizeof precedence[0] == RC4_FROM_PORTABLE,
 	       "one step for each enum rc4_source before the portable default");
 
+/* KIND's selection by S (whose config, once read, serves every kind),
+ * its trail into TRAIL (SIZE bytes; NULL: none), the step into HOW. */
+static const struct rc4k_info *select_kind(struct sel *s, enum rc4k_kind kind,
+					   char *trail, size_t size,
+					   struct rc4_choice *how)
+{
+	const struct rc4_select_in *in = s->in;
+	const struct rc4k_kind_info *ki = &rc4k_kinds[kind];
+
+	s->kind = kind;
+	s->buf = trail;
+	s->size = size;
+	s->len = 0;
+	s->conf_said = false;
+	if (trail != NULL && size > 0)
+		trail[0] = '\0';
+	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
+		s->line = 0;
+		s->judged = false;
+		const char *name = precedence[i](s);
+		if (name == NULL)
+			continue;
+		const char *why;
+		const struct rc4k_info *k =
+			s->judged ? s->use.k[kind]
+				  : rc4_key_kernel(kind, name, in->one, true,
+						   in->find, &why);
+		if (s->judged)
+			why = s->use.bad[s->row].why;
+		if (k != NULL) {
+			say(s, "chosen: %s (%s)", k->name, s->step);
+			*how = (struct rc4_choice){ (enum rc4_source)i, s->line,
+						    s->conf_rc, { 0 } };
+			split_of(s, rc4k_single(k), how);
+			return k;
+		}
+		bool cut = strlen(name) > SHOWN_MAX;
+		say(s, "%s: \"%.*s%s\": %s%s; skipped", s->step, SHOWN_MAX,
+		    name, cut ? "..." : "", why ? why : "unknown ",
+		    why ? "" : ki->what);
+	}
+	say(s, "chosen: %s (portable default)", ki->fallback->name);
+	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s->conf_rc, { 0 } };
+	return ki->fallback;
+}
+
+/* A selection under way for IN, nothing read yet, in *S. */
+static void sel_start(struct sel *s, const struct rc4_select_in *in)
+{
+	s->in = in;
+	s->conf_rc = 2;
+	s->section[0] = '\0';
+	if (in->cpu != NULL)
+		rc4_section_name(in->cpu, s->section);
+}
+
 const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 				       const struct rc4_select_in *in,
 				       char *trail, size_t size,
 				       struct rc4_choice *how)
 {
 	struct rc4_choice ignored;
-	struct sel s = { .kind = kind, .in = in, .buf = trail, .size = size,
-			 .conf_rc = 2 };
-	const struct rc4k_kind_info *ki = &rc4k_kinds[kind];
+	struct sel s;
 
-	if (how == NULL)
-		how = &ignored;
-	if (trail != NULL && size > 0)
-		trail[0] = '\0';
-	if (in->cpu != NULL)
-		rc4_section_name(in->cpu, s.section);
-	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
-		s.line = 0;
-		s.judged = false;
-		const char *name = precedence[i](&s);
-		if (name == NULL)
-			continue;
-		const char *why;
-		const struct rc4k_info *k =
-			s.judged ? s.use.k[kind]
-				 : rc4_key_kernel(kind, name, in->one, true,
-						  in->find, &why);
-		if (s.judged)
-			why = s.use.bad[s.row].why;
-		if (k != NULL) {
-			say(&s, "chosen: %s (%s)", k->name, s.step);
-			*how = (struct rc4_choice){ (enum rc4_source)i, s.line,
-						    s.conf_rc, { 0 } };
-			split_of(&s, rc4k_single(k), how);
-			return k;
+	sel_start(&s, in);
+	return select_kind(&s, kind, trail, size, how ? how : &ignored);
+}
+
+void rc4_select_all(const struct rc4_select_in *in,
+		    struct rc4_selection *out, char (*trails)[RC4_TRAIL_MAX])
+{
+	struct rc4_select_in batch = *in;
+	struct sel s;
+
+	sel_start(&s, in);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		/* the batch kinds run the single kind's keys: chosen first */
+		if (k != RC4K_SINGLE) {
+			batch.one = rc4k_single(out->k[RC4K_SINGLE]);
+			s.in = &batch;
 		}
-		bool cut = strlen(name) > SHOWN_MAX;
-		say(&s, "%s: \"%.*s%s\": %s%s; skipped", s.step, SHOWN_MAX, name,
-		    cut ? "..." : "", why ? why : "unknown ", why ? "" : ki->what);
+		out->k[k] = select_kind(&s, (enum rc4k_kind)k,
+					trails ? trails[k] : NULL,
+					RC4_TRAIL_MAX, &out->how[k]);
 	}
-	say(&s, "chosen: %s (portable default)", ki->fallback->name);
-	*how = (struct rc4_choice){ RC4_FROM_PORTABLE, 0, s.conf_rc, { 0 } };
-	return ki->fallback;
 }
 
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,

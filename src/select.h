@@ -64,6 +64,16 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 				       char *trail, size_t size,
 				       struct rc4_choice *how);
 
+/* Every kind's selection at once, the config read once: the single kind
+ * first, then each batch kind for its keys (IN->one ignored).  TRAILS
+ * (may be NULL) gets each kind's trail. */
+struct rc4_selection {
+	const struct rc4k_info *k[RC4K_KINDS];
+	struct rc4_choice how[RC4K_KINDS];
+};
+void rc4_select_all(const struct rc4_select_in *in,
+		    struct rc4_selection *out, char (*trails)[RC4_TRAIL_MAX]);
+
 /* rc4_select_how without HOW. */
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   const struct rc4_select_in *in, char *trail,

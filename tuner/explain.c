@@ -109,22 +109,23 @@ struct explanation {
 		const struct rc4k_info *k;
 		struct rc4_choice how;
 		const char *rule; /* the CPUID rule for this CPU, in words */
-		char trail[RC4_TRAIL_MAX];
 	} kind[RC4K_KINDS];
+	char trail[RC4K_KINDS][RC4_TRAIL_MAX];
 	struct owners owners;
 };
 
+/* What the library chooses here: the same selection as its first use
+ * (rc4_select_all), the config read once. */
 static void gather(struct explanation *e)
 {
+	struct rc4_selection sel;
+
 	rc4_select_live(&e->in, &e->cpu);
+	rc4_select_all(&e->in, &sel, e->trail);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct explained *x = &e->kind[k];
-		/* the batch kinds run the single kind's keys (its choice is
-		 * made first: kind 0) */
-		e->in.one = k == RC4K_SINGLE ? NULL
-					     : rc4k_single(e->kind[0].k);
-		x->k = rc4_select_how((enum rc4k_kind)k, &e->in, x->trail,
-				      sizeof x->trail, &x->how);
+		x->k = sel.k[k];
+		x->how = sel.how[k];
 		rc4_heuristic_rule((enum rc4k_kind)k, e->in.cpu, &x->rule);
 	}
 	e->section[0] = '\0';
@@ -209,7 +210,7 @@ static void print_text(const struct explanation *e)
 		if (k > 0)
 			printf("%s ", rc4_keys[k].name);
 		printf("%s\n", e->kind[k].k->name);
-		rc4_trail_print(stdout, "  ", e->kind[k].trail);
+		rc4_trail_print(stdout, "  ", e->trail[k]);
 		if (k == RC4K_SINGLE)
 			split_text(e);
 	}
@@ -315,7 +316,7 @@ static void json_kind(const struct explanation *e, int k)
 	if (k == RC4K_SINGLE)
 		json_split(e);
 	printf(",\n    \"trail\": ");
-	json_trail(x->trail);
+	json_trail(e->trail[k]);
 	printf("\n  }");
 }
 
