@@ -461,18 +461,23 @@
  * 5 (a microcode assist, even with the other page's lanes masked off), and
  * every call on a page-aligned buffer would meet one: such a partial block
  * goes a lane at a time instead, with rax and rcx kept in the red zone
- * (the loop is a leaf); so does, rarely, one whose two offsets merely OR
- * to the end of a page.  r11 is free here.  The block's keystream, stored
- * in the red zone for that, is cleared there before going on: no copy of
- * keystream outlives the call. */
+ * (the loop is a leaf).  In's and out's offsets are tested apart: ORed,
+ * they sent one partial block in eleven to the lane loop (one in three
+ * where both buffers sit at multiples of 64), at placements the tuner's
+ * did not include.  r11 is free here.  The block's keystream, stored in the red zone
+ * for that, is cleared there before going on: no copy of keystream
+ * outlives the call. */
 .macro r4xor
 	kortestw %k1, %k1
 	jnc	3f
 	vpxor	(%r9), %xmm0, %xmm1
 	vmovdqu	%xmm1, (%r9,%r10)
 	jmp	6f
-3:	leal	(%r9,%r10), %r11d	/* in's and out's offsets in their */
-	orl	%r9d, %r11d		/* pages, ORed: at least the larger */
+3:	leal	(%r9,%r10), %r11d	/* out's offset in its page */
+	andl	$4095, %r11d
+	cmpl	$4096-16, %r11d
+	ja	4f
+	movl	%r9d, %r11d		/* in's */
 	andl	$4095, %r11d
 	cmpl	$4096-16, %r11d
 	ja	4f
