@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """sweep_plot.py - tests/sweep's tables as one picture: a panel per thing
 swept (key, in, out, data, stack), each kernel's MB/s over its own median
-at each offset, the mean over runs as a line and the runs' range as a
+at each offset, the median over runs as a line and the runs' range as a
 band, so that a relation that costs shows in every run at the same offset
 and noise does not.
 
@@ -12,6 +12,7 @@ Each FILE is one run of tests/sweep (its first "# MB/s ... by the W's page
 offset" line says which W); runs of one W are pooled.
 """
 import argparse
+import io
 import re
 import statistics
 
@@ -19,6 +20,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from PIL import Image  # noqa: E402
 
 ORDER = ["key", "in", "out", "data", "stack"]
 
@@ -63,8 +65,8 @@ def main():
         names, offs, _ = runs[what][0]
         for k, name in enumerate(names):
             per = [ratios(rows, k) for _, _, rows in runs[what]]
-            mean = [statistics.mean(v) for v in zip(*per)]
-            line, = ax.plot(offs, mean, lw=1, label=name)
+            mid = [statistics.median(v) for v in zip(*per)]
+            line, = ax.plot(offs, mid, lw=1, label=name)
             ax.fill_between(offs, [min(v) for v in zip(*per)],
                             [max(v) for v in zip(*per)],
                             color=line.get_color(), alpha=0.12, lw=0)
@@ -77,7 +79,11 @@ def main():
     axes[-1, 0].set_xlabel("page offset (bytes); y: MB/s over the "
                            "kernel's median in its run")
     fig.tight_layout()
-    fig.savefig(a.output, dpi=72)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=64)
+    # a palette of 64 colours keeps the committed picture small
+    Image.open(buf).convert("RGB").quantize(64).save(a.output,
+                                                       optimize=True)
 
 
 if __name__ == "__main__":
