@@ -12,7 +12,8 @@
  *                                  OUT - IN held)
  *   --key N --in N --out N         the page offsets of the others (the
  *                                  key's offset is the rc4tune_key's;
- *                                  defaults: the core's placement 0)
+ *                                  defaults 0, 2112 and 3200: no 8 KiB
+ *                                  message at a page's edge)
  *   --ms MS --rounds N --size N --step N (a power of two), then kernels
  *                                  (default: the rings and a gather)
  *
