@@ -123,26 +123,31 @@ static void set_key(const struct cand *c, union keyed *st)
 	}
 }
 
-/* Encrypt LEN bytes of the core's input into its output with C's row. */
-static void crypt_buf(const struct cand *c, union keyed *st, size_t len)
+/* Encrypt LEN bytes of the core's input into its output at PLACE with
+ * C's row. */
+static void crypt_buf(const struct cand *c, union keyed *st, size_t len,
+		      int place)
 {
+	const uint8_t *in = speed_in(place);
+	uint8_t *out = speed_out(place);
+
 	switch (c->lib) {
 	case KERNEL:
-		rc4tune_crypt(&st->k, len, speed_in(), speed_out());
+		rc4tune_crypt(&st->k, len, in, out);
 		break;
 #ifdef HAVE_LIBCRYPTO
 	case OPENSSL:
-		RC4(&st->ok, len, speed_in(), speed_out());
+		RC4(&st->ok, len, in, out);
 		break;
 #endif
 #ifdef HAVE_LIBGCRYPT
 	case GCRYPT:
-		gcry_cipher_encrypt(st->gh, speed_out(), len, speed_in(), len);
+		gcry_cipher_encrypt(st->gh, out, len, in, len);
 		break;
 #endif
 #ifdef HAVE_NETTLE
 	case NETTLE:
-		arcfour_crypt(&st->nc, len, speed_out(), speed_in());
+		arcfour_crypt(&st->nc, len, out, in);
 		break;
 #endif
 	default:
@@ -163,7 +168,7 @@ static double run(void *ctx, size_t row, int cell, int place,
 	set_key(c, st);
 	t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++)
-		crypt_buf(c, st, sizes[cell]);
+		crypt_buf(c, st, sizes[cell], place);
 	double t = timing_now() - t0;
 #ifdef HAVE_LIBGCRYPT
 	if (c->lib == GCRYPT)

@@ -204,10 +204,23 @@ START_TEST(test_short_calls)
 }
 END_TEST
 
+/* Whether every byte of [P, P + N) outside IN's and OUT's LEN bytes is
+ * still FILL. */
+static int untouched(const uint8_t *p, size_t n, const uint8_t *in,
+		     const uint8_t *out, size_t len, uint8_t fill)
+{
+	for (const uint8_t *q = p; q < p + n; q++)
+		if (*q != fill && !(q >= in && q < in + len) &&
+		    !(q >= out && q < out + len))
+			return 0;
+	return 1;
+}
+
 /* --- buffers at page edges: messages that start at a page's first byte
  * or end at its last, next to a page nobody may touch, in every phase of
  * the state's x; in place and not.  Any byte read or written past the
- * message beyond the page faults; the bytes must be the reference's. --- */
+ * message beyond the page faults, and no other byte of the two pages
+ * changes; the bytes must be the reference's. --- */
 START_TEST(test_page_edges)
 {
 	const struct rc4k *k = kernel(_i), *ref = &rc4k_char_ref;
@@ -236,6 +249,7 @@ START_TEST(test_page_edges)
 				uint8_t *out = where == 0 ? in : where == 1 ? start
 					       : where == 2 ? end : in;
 				test_fill(&seed, src, len);
+				memset(start, 0x5a, 2 * (size_t)page);
 				memcpy(in, src, len);
 				ref->set_key(&sr, (const uint8_t *)"page edges", 10);
 				k->set_key(&sk, (const uint8_t *)"page edges", 10);
@@ -245,6 +259,11 @@ START_TEST(test_page_edges)
 				k->crypt(&sk, len, in, out);
 				ck_assert_msg(memcmp(out, want, len) == 0,
 					      "%s: %zu bytes, x phase %u, case %d",
+					      k->info.name, len, phase, where);
+				ck_assert_msg(untouched(start, 2 * (size_t)page, in,
+							out, len, 0x5a),
+					      "%s: %zu bytes, x phase %u, case %d: "
+					      "a byte outside the message changed",
 					      k->info.name, len, phase, where);
 			}
 	munmap(map, 4 * (size_t)page);

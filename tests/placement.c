@@ -3,8 +3,8 @@
  * sits (`make placement`): every usable kernel through the public API, in
  * calls of one size (8 KiB unless --size), timed through the tuner's
  * timing core (tuner/speed.h) with its keys and buffers: the key in an
- * rc4tune_key array at each of the core's placements in turn, separate
- * input and output buffers.
+ * rc4tune_key array and separate input and output buffers at each of the
+ * core's placements in turn.
  *
  * Prints MB/s per placement (the median of its rounds), then the
  * kernel's speed as the core defines it (the median as at its worst
@@ -42,7 +42,7 @@ static double run(void *ctx, size_t i, int cell, int place,
 	rc4tune_set_key(k, "0123456789abcdef", 16);
 	t0 = timing_now();
 	for (unsigned long n = 0; n < reps; n++)
-		rc4tune_crypt(k, block, speed_in(), speed_out());
+		rc4tune_crypt(k, block, speed_in(place), speed_out(place));
 	double t = timing_now() - t0;
 	rc4tune_wipe(k);
 	return t;
@@ -89,8 +89,9 @@ static int parse_args(int argc, char **argv, int *rounds, double *secs,
 static void print_rows(const struct speed_table *t, const struct row *rows,
 		       int n)
 {
-	printf("MB/s in %zu-byte calls, the key at each placement of the "
-	       "timing core (the median of %d rounds over %d placements)\n"
+	printf("MB/s in %zu-byte calls, the key and buffers at each "
+	       "placement of the timing core (the median of %d rounds over "
+	       "%d placements)\n"
 	       "%-24s",
 	       block, t->rounds, SPEED_PLACES, "kernel");
 	for (int p = 0; p < SPEED_PLACES; p++)

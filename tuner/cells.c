@@ -64,13 +64,15 @@ static double run_single(const struct trial *tr, unsigned long reps)
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++) {
 			rc4_key_set(k, key, fresh_key(), KEYLEN);
-			rc4tune_crypt(key, KEYMSG, speed_in(), speed_out());
+			rc4tune_crypt(key, KEYMSG, speed_in(tr->place),
+				      speed_out(tr->place));
 		}
 	} else {
 		rc4_key_set(k, key, fresh_key(), KEYLEN);
 		t0 = timing_now();
 		for (unsigned long r = 0; r < reps; r++)
-			rc4tune_crypt(key, cell->bytes, speed_in(), speed_out());
+			rc4tune_crypt(key, cell->bytes, speed_in(tr->place),
+				      speed_out(tr->place));
 	}
 	return timing_now() - t0;
 }

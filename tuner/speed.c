@@ -20,15 +20,20 @@ static const size_t place_at[SPEED_PLACES] = { 0, 704, 1408, 2112, 2816,
 					       3520 };
 static _Alignas(4096) uint8_t arena[4096 + SPEED_NKEYS * sizeof(rc4tune_key)];
 
-/* The single stream's buffers, none of their messages starting or ending
- * at a page's edge, OUT at another offset in its page than IN. */
-enum { BUF_AT = 2112 };
-static _Alignas(4096) struct {
-	uint8_t pad[BUF_AT];
-	uint8_t in[SPEED_BUF];
-	uint8_t gap[1088];
-	uint8_t out[SPEED_BUF];
-} one;
+/* The single stream's input and output by placement: offsets in their
+ * pages, OUT always at another offset than IN.  Programs' buffers sit
+ * anywhere, so the placements include those that cost a kernel on some
+ * CPU (doc/cpus/AuthenticAMD-26-2.md, "Where the key and the data sit"):
+ * a message that starts at a page's first byte (0), a 64-byte message
+ * that ends at a page's last byte (1), offsets of IN and OUT that OR to
+ * a page's end with neither near it (2); in the rest no cell's message
+ * starts or ends at a page's edge. */
+static const size_t in_at[SPEED_PLACES] = { 0, 2112, 1792, 2112, 2112,
+					    2112 };
+static const size_t out_at[SPEED_PLACES] = { 1088, 4032, 2880, 3200, 3200,
+					     3200 };
+static _Alignas(4096) uint8_t in_arena[4096 + SPEED_BUF],
+	out_arena[4096 + SPEED_BUF];
 static _Alignas(64) uint8_t lanes_in[SPEED_NKEYS][SPEED_LANE],
 	lanes_out[SPEED_NKEYS][SPEED_LANE];
 
@@ -37,14 +42,14 @@ rc4tune_key *speed_keys(int place)
 	return (rc4tune_key *)(void *)(arena + place_at[place]);
 }
 
-const uint8_t *speed_in(void)
+const uint8_t *speed_in(int place)
 {
-	return one.in;
+	return in_arena + in_at[place];
 }
 
-uint8_t *speed_out(void)
+uint8_t *speed_out(int place)
 {
-	return one.out;
+	return out_arena + out_at[place];
 }
 
 const uint8_t *speed_lane_in(size_t i)

@@ -26,15 +26,16 @@
 /* Keys and buffers as a program has them, shared by every tool: an array
  * of SPEED_NKEYS rc4tune_key, starting at a placement; separate input and
  * output buffers for one stream (SPEED_BUF bytes, at other offsets in
- * their pages); and SPEED_NKEYS streams' of SPEED_LANE bytes each. */
+ * their pages, which the placement moves too); and SPEED_NKEYS streams'
+ * of SPEED_LANE bytes each. */
 enum { SPEED_NKEYS = 64, SPEED_BUF = 8192, SPEED_LANE = 1024 };
 
 /* The first of SPEED_NKEYS keys at PLACE (0 .. SPEED_PLACES - 1); another
  * library's key state may sit there instead. */
 rc4tune_key *speed_keys(int place);
-/* The single stream's input and output. */
-const uint8_t *speed_in(void);
-uint8_t *speed_out(void);
+/* The single stream's input and output at PLACE. */
+const uint8_t *speed_in(int place);
+uint8_t *speed_out(int place);
 /* Stream I's input and output (0 .. SPEED_NKEYS - 1). */
 const uint8_t *speed_lane_in(size_t i);
 uint8_t *speed_lane_out(size_t i);

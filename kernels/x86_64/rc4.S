@@ -460,19 +460,31 @@
  * masked access whose 16 bytes cross a page took hundreds of cycles on Zen
  * 5 (a microcode assist, even with the other page's lanes masked off), and
  * every call on a page-aligned buffer would meet one: such a partial block
- * goes a lane at a time instead, with rax and rcx kept in the red zone
- * (the loop is a leaf); so does, rarely, one whose two offsets merely OR
- * to the end of a page.  r11 is free here.  The block's keystream, stored
- * in the red zone for that, is cleared there before going on: no copy of
- * keystream outlives the call. */
+ * goes through the 16 bytes of the message that hold its lanes instead
+ * (the first block's from its first lane, the last block's up to its
+ * last), unmasked: the keystream moved to them by vpshufb, and the lanes
+ * of the other blocks given back the bytes that OUT holds there (final,
+ * or rewritten later by their own block).  Only a message under 16
+ * bytes has no such window: it goes a lane at a time, with rax and rcx
+ * kept in the red zone (the loop is a leaf; the message's length at
+ * LEN_RZ).  In's and out's offsets are tested apart: ORed, they sent one
+ * partial block in eleven to the slow path (one in three where both
+ * buffers sit at multiples of 64).  r11 and xmm2-3 are free here.  The
+ * block's keystream, stored in the red zone for the lane loop, is
+ * cleared there before going on: no copy of keystream outlives the
+ * call. */
+#define LEN_RZ -48
 .macro r4xor
 	kortestw %k1, %k1
 	jnc	3f
 	vpxor	(%r9), %xmm0, %xmm1
 	vmovdqu	%xmm1, (%r9,%r10)
 	jmp	6f
-3:	leal	(%r9,%r10), %r11d	/* in's and out's offsets in their */
-	orl	%r9d, %r11d		/* pages, ORed: at least the larger */
+3:	leal	(%r9,%r10), %r11d	/* out's offset in its page */
+	andl	$4095, %r11d
+	cmpl	$4096-16, %r11d
+	ja	4f
+	movl	%r9d, %r11d		/* in's */
 	andl	$4095, %r11d
 	cmpl	$4096-16, %r11d
 	ja	4f
@@ -480,7 +492,29 @@
 	vpxor	%xmm0, %xmm1, %xmm1
 	vmovdqu8 %xmm1, (%r9,%r10){%k1}
 	jmp	6f
-4:	movq	%rax, -8(%rsp)
+4:	cmpq	$16, LEN_RZ(%rsp)
+	jb	7f
+	kmovw	%k1, %r11d		/* the window's start d past r9: */
+	testl	$0x8000, %r11d
+	jz	5f
+	tzcntl	%r11d, %r11d		/* the first lane */
+	jmp	8f
+5:	bsrl	%r11d, %r11d		/* or the last lane - 15 */
+	subl	$15, %r11d
+8:	movslq	%r11d, %r11
+	movq	%rax, -8(%rsp)
+	leaq	rc4k_ring4_shift+16(%rip), %rax
+	vmovdqu	(%rax,%r11), %xmm2	/* lane i: keystream lane i + d */
+	movq	-8(%rsp), %rax
+	vpshufb	%xmm2, %xmm0, %xmm3
+	vpmovb2m %xmm2, %k3		/* lanes of other blocks */
+	addq	%r9, %r11
+	vpxor	(%r11), %xmm3, %xmm1
+	vmovdqu	(%r11,%r10), %xmm2
+	vmovdqu8 %xmm2, %xmm1{%k3}
+	vmovdqu	%xmm1, (%r11,%r10)
+	jmp	6f
+7:	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	vmovdqu	%xmm0, -32(%rsp)
 	kmovw	%k1, %eax
@@ -512,6 +546,7 @@
 	.irp r, %rbx, %rbp, %r12, %r13, %r14
 	cpush	\r
 	.endr
+	movq	%rsi, LEN_RZ(%rsp)
 	movq	%rdx, %r9
 	movq	%rcx, %r10
 	subq	%rdx, %r10
@@ -780,5 +815,14 @@ rc4k_ring4_masks:
 	.irp e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	.short	(1 << \e) - 1
 	.endr
+
+/* vpshufb indices for r4xor's window: 16 + j holds j, the rest zero a lane */
+	.hidden	rc4k_ring4_shift
+rc4k_ring4_shift:
+	.fill	16, 1, 0x80
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.byte	\j
+	.endr
+	.fill	16, 1, 0x80
 
 	.section .note.GNU-stack,"",@progbits
