@@ -67,8 +67,7 @@ static struct {
 
 /* N random keys of 1..256 bytes set up as a batch and in the mirrors;
  * the single kernel SINGLE continues them, whoever set them up. */
-static void vs_set_keys(const struct rc4k_batch *b, size_t n,
-			const char *single, uint64_t *seed)
+static void vs_set_keys(size_t n, const char *single, uint64_t *seed)
 {
 	for (size_t i = 0; i < n; i++) {
 		vs.ref[i].len = vs.len[i] = 1 + test_below(seed, 256);
@@ -135,7 +134,7 @@ START_TEST(test_batch_vs_reference)
 						      : singles[_i % 3];
 	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
 	ck_assert_int_eq(rc4tune_use_kernel(single), 0);
-	vs_set_keys(b, n, single, &seed);
+	vs_set_keys(n, single, &seed);
 	for (int msg = 0; msg < 6; msg++)
 		vs_message(b, n, msg, lens[msg], &seed);
 	for (size_t i = 0; i < n; i++) {

@@ -21,10 +21,11 @@
 
 #define NOBODY 65534
 
-/* The directory holds nothing: a probe left no file behind. */
+/* The directory holds nothing: a probe left no file behind.  DIR is an
+ * array, whose size bounds the command's. */
 #define DIR_EMPTY(dir)                                                      \
 	do {                                                                \
-		char cmd_[sizeof path + 32];                                \
+		char cmd_[sizeof "test -z \"$(ls -A '')\"" + sizeof(dir)];  \
 		snprintf(cmd_, sizeof cmd_, "test -z \"$(ls -A '%s')\"", dir); \
 		ck_assert_int_eq(system(cmd_), 0);                          \
 	} while (0)
@@ -200,6 +201,7 @@ END_TEST
 START_TEST(test_writable_dirs)
 {
 	char dir[sizeof path], file[sizeof path + 16], buf[64];
+	char sub[sizeof dir + sizeof "/sub"];
 	const char planted[] = "[pin]\nkernel = char-ref\n";
 
 	snprintf(dir, sizeof dir, "%s/tmp", test_dir);
@@ -217,8 +219,8 @@ START_TEST(test_writable_dirs)
 	ck_assert_int_eq(unlink(file), 0);
 	ck_assert_int_eq(chmod(dir, 0775), 0);
 	snprintf(file, sizeof file, "%s/sub/x.conf", dir);
-	snprintf(buf, sizeof buf, "%s/sub", dir);
-	ck_assert_int_eq(mkdir(buf, 0755), 0);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
 	ck_assert_int_eq(tune_into(file, "cpu X 1 2", "[cpu X 1 2]\n"), -1);
 	ck_assert_int_ne(access(file, F_OK), 0);
 	/* sticky on the way (/tmp/DIR/x.conf), DIR the caller's: written */

@@ -10,13 +10,17 @@
  * rc4tune_skip dropped, and the next bytes of the stream (made ahead).  The states
  * and keystreams come from this file's own RC4, checked against every
  * call's output.  Every single-stream kernel, every batch kernel, and the
- * provider module through EVP.  Under ASan, locals stay on this stack:
- * the test turns off its fake stack (detect_stack_use_after_return). */
+ * provider module through EVP.  And rc4tune_skip in a fresh process for
+ * each kernel, where the dynamic linker binds the library's calls for
+ * the first time (librc4tune is linked -z now: it binds none there).
+ * Under ASan, locals stay on this stack: the test turns off its fake
+ * stack (detect_stack_use_after_return). */
 #include <config.h>
 
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include "rc4tune.h"
@@ -661,6 +665,85 @@ START_TEST(test_provider_stack)
 END_TEST
 #endif
 
+/* --- the dynamic linker's first binding --- */
+
+static const char *self; /* this program, run again for each kernel */
+
+/* `check_wipe --first-binding`, RC4TUNE_KERNEL naming the kernel: a fresh
+ * process, where nothing that rc4tune_skip calls has been bound yet.  The
+ * key is set up on the main stack (the selection, the self-tests), then
+ * rc4tune_skip runs on the painted stack: a library that binds lazily
+ * resolves a call there for the first time, right after the kernel ran,
+ * and the dynamic linker saves the vector registers, keystream in them,
+ * a few KiB below. */
+START_TEST(test_first_binding_here)
+{
+	const char *want = getenv("RC4TUNE_KERNEL");
+	uint8_t key[KEYLEN], drop[300];
+	struct test_rc4 r;
+	rc4tune_key k;
+	uint64_t s = 11;
+
+	test_fill(&s, key, sizeof key);
+	test_rc4_key(&r, key, sizeof key);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_int_eq(rc4tune_set_key(&k, key, sizeof key), 0);
+	ck_assert_str_eq(rc4tune_kernel_name(), want);
+	/* this program's own first call of rc4tune_skip binds it, here: the
+	 * library's bindings are what the probe watches */
+	errno = 0;
+	rc4tune_skip(NULL, 1);
+	ck_assert_int_eq(errno, EINVAL);
+	stack_setup();
+	forget_all();
+	look_for_stream(key, KEYLEN, &r, sizeof drop); /* what skip drops */
+	test_rc4_ks(&r, sizeof drop, drop);
+	look_for_state(&r);
+	look_for_next(&r, AHEAD);
+	arg.key = &k;
+	arg.n = sizeof drop;
+	struct found f = probe(call_skip);
+	printf("  %s, first binding in skip: %zu key copies, %zu state runs, "
+	       "%zu keystream windows\n",
+	       want, f.keys, f.states, f.ks);
+	fflush(stdout);
+	ck_assert_msg(f.keys + f.states + f.ks == 0,
+		      "%s: secrets left on the stack at the first binding",
+		      want);
+}
+END_TEST
+
+/* Each kernel's test_first_binding_here, in a process of its own. */
+START_TEST(test_first_binding)
+{
+	const char *name;
+	size_t runs = 0, left = 0;
+
+	for (size_t i = 0; (name = rc4tune_kernel_info(i, NULL, NULL)); i++) {
+		if (rc4tune_use_kernel(name) != 0)
+			continue; /* not on this CPU */
+		fflush(stdout);
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			setenv("RC4TUNE_KERNEL", name, 1);
+			execl(self, self, "--first-binding", (char *)NULL);
+			_exit(98);
+		}
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert_msg(WIFEXITED(st), "%s: %s --first-binding: status %d",
+			      name, self, st);
+		runs++;
+		left += WEXITSTATUS(st) != 0;
+	}
+	printf("first binding  %4zu kernels: %zu failed\n", runs, left);
+	ck_assert_msg(left == 0, "%zu kernels failed at the first binding "
+				 "(see above)",
+		      left);
+}
+END_TEST
+
 /* --- rc4tune_wipe --- */
 
 static int all_zero(const rc4tune_key *k)
@@ -729,10 +812,18 @@ START_TEST(test_wipe)
 }
 END_TEST
 
-int main(void)
+int main(int argc, char **argv)
 {
 	Suite *s = suite_create("wipe");
 	TCase *tc = tcase_create("wipe");
+
+	if (argc == 2 && strcmp(argv[1], "--first-binding") == 0) {
+		/* no call into the library before the test's own */
+		tcase_add_test(tc, test_first_binding_here);
+		suite_add_tcase(s, tc);
+		return test_run(s);
+	}
+	self = argv[0];
 
 	/* the selection, the self-tests and the dynamic linker's first
 	 * binding run here, on the main stack, not in a probe */
@@ -750,6 +841,7 @@ int main(void)
 	tcase_add_test(tc, test_wipe);
 	tcase_add_test(tc, test_single_stack);
 	tcase_add_test(tc, test_batch_stack);
+	tcase_add_test(tc, test_first_binding);
 #ifdef HAVE_LIBCRYPTO
 	if (getenv("RC4TUNE_PROVIDER_DIR") != NULL)
 		tcase_add_test(tc, test_provider_stack);

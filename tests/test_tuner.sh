@@ -355,6 +355,28 @@ for bad in '--help --json' '--help --bogus' '--help --version' \
 		fail "usage error $bad: rc=$rc"; cat "$tmp/err"
 	fi
 done
+# An option that takes a value, given twice: a usage error, not the last
+# one taken (a file with an unknown kernel must not pass unchecked).
+printf '[default]\nkernel = nosuch\n' >"$tmp/unknown.conf"
+printf '[default]\nkernel = int-8x\n' >"$tmp/good.conf"
+for bad in "--check-conf=$tmp/unknown.conf --check-conf=$tmp/good.conf" \
+	"--check-conf=$tmp/unknown.conf --check-conf" \
+	"--generate-conf --output $tmp/u.conf -o $tmp/u2.conf" \
+	"--generate-conf --output $tmp/u.conf --budget 1 --budget 1" \
+	"--speed --workload bulk --workload keys" \
+	"--heuristic --cpuid-dump $tmp/a --cpuid-dump $tmp/b"; do
+	"$RC4TUNE" $bad >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/u.conf" ] &&
+	   [ ! -e "$tmp/u2.conf" ] && grep -q 'given twice' "$tmp/err"; then
+		ok "usage error, exit 2: $bad: $(head -n 1 "$tmp/err")"
+	else
+		fail "repeated option $bad: rc=$rc"; cat "$tmp/err"
+	fi
+done
+"$RC4TUNE" --check-conf="$tmp/unknown.conf" >/dev/null 2>&1
+[ $? -eq 1 ] && ok "--check-conf: the file with an unknown kernel, alone, exits 1" ||
+	fail "--check-conf $tmp/unknown.conf: not exit 1"
 "$RC4TUNE" --help >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q '^Usage: rc4tune' "$tmp/out" && [ ! -s "$tmp/err" ] &&
 	ok "--help alone: the usage on stdout, exit 0" || fail "--help alone"

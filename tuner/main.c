@@ -112,6 +112,15 @@ struct cli {
 	bool seen[128]; /* each option given, by its short option */
 };
 
+/* The long name of the option OPT. */
+static const char *long_name(int opt)
+{
+	for (const struct option *o = opts; o->name != NULL; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
 /* Any kind's kernel NAME. */
 static bool known_kernel(const char *name)
 {
@@ -156,9 +165,29 @@ static int valued(struct cli *c, int opt, const char *arg)
 	return -1;
 }
 
+/* Whether OPT, seen before in C, takes a value: given twice, one of the
+ * two would be dropped unsaid (--check-conf=a --check-conf=b would check
+ * b alone), so it is a usage error, as --check-conf a b is. */
+static bool given_twice(const struct cli *c, int opt)
+{
+	if (opt <= 0 || opt >= 128 || !c->seen[opt])
+		return false;
+	for (const struct option *o = opts; o->name != NULL; o++)
+		if (o->val == opt)
+			return o->has_arg != no_argument;
+	return false;
+}
+
 /* One option's value into C: 0, or the exit status to leave with. */
 static int option(struct cli *c, int opt, const char *arg, const char *text)
 {
+	if (given_twice(c, opt)) {
+		fprintf(stderr, "rc4tune: --%s given twice: it takes one "
+				"value\n",
+			long_name(opt));
+		return EXIT_USAGE;
+	}
+
 	int r = valued(c, opt, arg);
 
 	if (opt > 0 && opt < 128)
@@ -215,15 +244,6 @@ static const struct {
 	{ 'o', "gm" }, { 'w', "gs" }, { 'b', "gs" }, { 'j', "gsE" },
 	{ 'q', "gsm" }, { 'D', "HS" }, { 'M', "g" }, { 'F', "g" },
 };
-
-/* The long name of the option OPT. */
-static const char *long_name(int opt)
-{
-	for (const struct option *o = opts; o->name != NULL; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
 
 /* 0, or -1 after saying which option C's action would ignore, and the
  * actions it goes with.  Without an action run() prints the usage. */

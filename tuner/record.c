@@ -465,7 +465,7 @@ static int split_write(FILE *f, const struct rc4_record_split *sp)
 	for (int i = 0; i < sp->n; i++)
 		bad |= fprintf(f, "%s%lu:%.3f", i ? "," : "", sp->cell[i].bytes,
 			       sp->cell[i].ratio) < 0;
-	return bad | (fputc('\n', f) == EOF) ? -1 : 0;
+	return (bad | (fputc('\n', f) == EOF)) ? -1 : 0;
 }
 
 /* R's record lines, written AT, with a checksum of zeros, each kind's
