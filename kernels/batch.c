@@ -240,8 +240,8 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
  * held copies of the lanes' states and keys, and spilled keystream words:
  * cleared once all groups ran.  (Clearing in each group cost several
  * times more; moving the copies into this frame, cleared here, made the
- * int loops' key schedules up to 8 % slower on Zen 4, for no reason the
- * generated loops showed.) */
+ * int loops' key schedules slower on a CPU measured, for no reason the
+ * generated loops showed: doc/cpus/AuthenticAMD-25-17.md.) */
 #define LANES(id, nm, sum, fam, G, W, needs)                                \
 	extern const struct rc4k_lanes rc4k_lanes_##fam;                    \
 	static void id##_set_keys(const struct rc4k *one,                   \

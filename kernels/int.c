@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* int.c - kernels with 32-bit state entries (OpenSSL's RC4_INT): 1 KiB of
- * state; no partial-register writes, and the K8's preferred layout. */
+ * state; no partial-register writes (doc/cpus/AuthenticAMD-15-65.md). */
 #include "loop.h"
 #include "setkey.h"
 
@@ -13,8 +13,8 @@ RC4K_SET_KEY(rc4k_int_set_key, uint32_t, i)
 
 RC4K_KERNEL(int_1x, "int-1x", "32-bit state, one byte a trip",
 	    RC4K_CRYPT, uint32_t, 1)
-/* The same loop with 64-bit index registers: on Core 2 a 32-bit movzb
- * destination cost an extra uop (x86_64/rc4.S's byte1 loops). */
+/* The same loop with 64-bit index registers: a 32-bit movzb destination
+ * can cost an extra uop (x86_64/rc4.S's byte1 loops; doc/cpus/published.md). */
 RC4K_KERNEL(int_1x_r64, "int-1x-r64",
 	    "32-bit state, one byte a trip, 64-bit index registers",
 	    RC4K_CRYPT, uint64_t, 1)

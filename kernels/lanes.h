@@ -26,10 +26,9 @@ extern const uint64_t rc4k_ident_l[256];
 int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes);
 
 /* Whether LEN bytes of keystream from states of W-byte cells are better
- * made in the states in place than in a copy: on Emerald Rapids the
- * copies (2 x 256 cells a lane) cost as much as about 32 steps per byte
- * of cell width (doc/cpus/GenuineIntel-6-207.md, "32-bit lanes and key
- * schedules"). */
+ * made in the states in place than in a copy: the copies (2 x 256 cells a
+ * lane) cost as much as about 32 steps per byte of cell width
+ * (doc/cpus/GenuineIntel-6-207.md, "32-bit lanes and key schedules"). */
 #define RC4K_SHORT(len, w) ((len) < 32 * (size_t)(w))
 
 /* The key schedules of L keys, and LEN bytes of L streams, for one L. */

@@ -47,8 +47,7 @@
  * so j's chain does not wait on them; only the S[j] store can change it,
  * when j == i+1, and then the value stored is t.  A branch, not a select
  * (the empty asm keeps gcc from making a cmov): a select puts a compare
- * and a cmov on j's chain, the branch is taken once in 256 steps.  About
- * 1.5x (char) to 1.8x (int, long) the plain loop on Zen 1
+ * and a cmov on j's chain, the branch is taken once in 256 steps
  * (doc/cpus/AuthenticAMD-23-1.md, "The key schedule"). */
 #define RC4K_SET_KEY(fn, T, M)                                                \
 	void fn(struct rc4k_state *st, const uint8_t *key, size_t len)        \

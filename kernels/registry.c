@@ -34,8 +34,8 @@ const struct rc4k_info *const rc4k_registry[] = {
 const struct rc4k_kind_info rc4k_kinds[RC4K_KINDS] = {
 	/* int-8x: portable C, within 1 % of the best C loop on the CPUs
 	 * measured (doc/cpus/AuthenticAMD-25-17.md, "Single stream, quiet
-	 * host"); 32-bit entries avoid the char layout's
-	 * Core 2 / K8 traps. */
+	 * host"); 32-bit entries avoid the char layout's partial-register
+	 * traps on older CPUs (doc/cpus/published.md). */
 	[RC4K_SINGLE] = { "kernel", RC4K_SINGLE, "RC4TUNE_KERNEL", "",
 			  &rc4k_int_8x.info, rc4k_selftest_single },
 	/* serial: the single-stream kernel key by key, of whatever family,

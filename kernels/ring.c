@@ -10,9 +10,10 @@
  * chain.  Blocks of 8 W steps start where x + 1 is a multiple of 8 W, so
  * S[x + k] is a constant offset from the block's base and no index wraps
  * inside a block.  The state in memory is always current (the registers
- * only copy it), so heads and tails are plain steps.  Wide stores: Zen 3
- * stores bytes into a state it also reads at about half the rate
- * (doc/cpus/GenuineIntel-6-207.md, "wide-cell ring kernels"). */
+ * only copy it), so heads and tails are plain steps.  Wide stores: byte
+ * stores into a state the loop also reads can run at half the rate of
+ * wider ones (doc/cpus/AuthenticAMD-25-1.md; doc/cpus/GenuineIntel-6-207.md,
+ * "wide-cell ring kernels"). */
 #include "loop.h"
 #include "setkey.h"
 

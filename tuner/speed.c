@@ -13,7 +13,7 @@ double (*speed_seam)(const char *name, int place);
 
 /* Where the keys start, past a 4 KiB boundary, by placement.  Where a
  * key's state sits in its page changed some kernels' speed by up to 25 %
- * on a Zen 3 (moving the data changed nothing), and programs put their
+ * (doc/cpus/AuthenticAMD-25-1.md), and programs put their
  * keys anywhere.  Multiples of 64, each in another 256-byte slot of the
  * page, three in each half. */
 static const size_t place_at[SPEED_PLACES] = { 0, 704, 1408, 2112, 2816,

@@ -2,10 +2,9 @@
 /* ahead.c - kernels that make keystream ahead: a key continued by short
  * calls takes its keystream from a buffer that another kernel (the inner
  * one, of the char layout) fills in long runs.  A 16-byte call then costs
- * a 16-byte XOR, not the inner loop's entry, ring fill and exit: on Zen 5
- * those were 9-10 of a 16-byte call's 35 TSC cycles
- * (doc/cpus/AuthenticAMD-26-2.md, "Short calls from keystream made
- * ahead").
+ * a 16-byte XOR, not the inner loop's entry, ring fill and exit, a
+ * quarter of a 16-byte call's cost (doc/cpus/AuthenticAMD-26-2.md, "Short
+ * calls from keystream made ahead").
  *
  * The buffer lives in the key's state, after the 256 char entries (the
  * union has room for 2048).  x, y and S run ahead of what the caller has
@@ -26,8 +25,8 @@
 #define AHEAD_MAX 1024
 /* From here a call goes straight to the inner loop: its own run is long
  * enough that a refill and a second pass over the bytes win nothing
- * (256-byte calls gained 1-2 % from the buffer on Zen 5, 512-byte ones
- * lost up to 2 %). */
+ * (doc/cpus/AuthenticAMD-26-2.md, "Short calls from keystream made
+ * ahead"). */
 #define DIRECT_MIN 512
 
 _Static_assert(256 + AHEAD_MAX <= sizeof(((struct rc4k_state *)0)->s),
@@ -53,8 +52,8 @@ typedef uint8_t ks1;
 			     *(const T *)(const void *)ks)
 
 /* OUT = IN ^ KS over N bytes: 16 at a time, then the rest in 8, 4, 2 and
- * 1 (with a byte loop there, 12-byte calls ran at 0.88x the ring loop
- * alone on Zen 5; with the steps, 1.06-1.09x). */
+ * 1: a byte loop there lost short calls to the ring loop alone
+ * (doc/cpus/AuthenticAMD-26-2.md). */
 #define XOR_STEP(w)                                  \
 	if (n & (w)) {                               \
 		XOR(ks##w);                          \
@@ -168,8 +167,8 @@ static inline void ahead_crypt(const struct rc4k *inner,
 	};
 
 /* Only the loops whose entry and exit cost more than the buffer's own
- * per-call work (about 6 TSC cycles on Zen 5): char-8x-chunk made 0.9x
- * of itself at 16 B through a buffer. */
+ * per-call work: a cheap loop such as char-8x-chunk lost through a buffer
+ * (doc/cpus/AuthenticAMD-26-2.md). */
 AHEAD(char_ahead_ring5_sse41, "char-ahead-ring5-sse41",
       "char-ring5-sse41 filling a 1 KiB keystream buffer for short calls",
       char_ring5_sse41)

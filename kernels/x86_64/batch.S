@@ -4,8 +4,8 @@
  * states into one block (lane l at l*LANE_BYTES, layout.h) and back, so
  * that every entry is a constant displacement from one register.  Each core is one
  * gas macro instantiated for both cell widths: 32-bit cells are loaded
- * and stored whole (byte stores into a state the loop also reads run at
- * half the rate of 32-bit ones on Zen 3).
+ * and stored whole (byte stores into a state the loop also reads can run
+ * at half the rate of 32-bit ones: doc/cpus/AuthenticAMD-25-1.md).
  *
  * Why assembly: a step's loads must come before its stores in program
  * order across all lanes (every lane's S[x], S[y] loads, then every lane's

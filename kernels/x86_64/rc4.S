@@ -129,7 +129,8 @@
 /* The folded byte loop, char state (W is 1): the next byte's S[x] load is
  * hoisted to the bottom of the trip, so a trip starts with y += tx.  DST
  * (l or q) and the three registers give the width of the movzb
- * destinations: on Core 2 the 32-bit form cost an extra uop. */
+ * destinations: the 32-bit form can cost an extra uop
+ * (doc/cpus/published.md). */
 .macro byte1 name, w, dst, tx, ty, k
 	bytes_open \name, \dst, \tx
 1:	addb	%al, %dl
@@ -145,8 +146,8 @@
 	bytes_close \name
 .endm
 
-/* Char state (W is 1), S[x+1] loaded before S[y] is stored (the Pentium 4
- * trick), so that load never waits on, or is replayed by, this byte's
+/* Char state (W is 1), S[x+1] loaded before S[y] is stored, so that load
+ * never waits on, or is replayed by, this byte's
  * store; when y == x+1 the store changed that entry and tx itself is the
  * next tx. */
 .macro preload1 name, w
@@ -641,8 +642,9 @@
 .endm
 
 /* The ring on wide states (W 4 or 8): ring4's lookahead of four, every
- * state access of the entry's width (Zen 3 stores bytes into a state it
- * also reads at half the rate of wider stores), 16 bytes a block.  Like
+ * state access of the entry's width (byte stores into a state the loop
+ * also reads can run at half the rate of wider ones:
+ * doc/cpus/AuthenticAMD-25-1.md), 16 bytes a block.  Like
  * ring5, single bytes until x + 1 is a multiple of 16 (inputs under MIN go
  * to SHORT), then blocks, then the tail; the fix-up of a hit is out of
  * line, after the function's return, so the predicted path is one fused
@@ -650,8 +652,8 @@
  * general register as chunk8 does, one 8-byte XOR a half block; xmm
  * (SSE4.1, W 4), each entry's 32-bit load into a dword lane by pinsrd, and
  * four registers packed into one 16-byte XOR: fewer uops than a shift and
- * an OR a byte (about 6 % on Emerald Rapids, doc/cpus/GenuineIntel-6-207.md,
- * "wide-cell ring kernels").
+ * an OR a byte (doc/cpus/GenuineIntel-6-207.md, "wide-cell ring
+ * kernels").
  *
  * Registers, in the blocks (the tail's are the byte loops'):
  *   rdi state  r9 input  r10 out - in  rsi end  rdx y
