@@ -116,35 +116,37 @@ seal "$tmp/dup2.conf"
 	ok "--if-missing: judges the duplicate the library uses (the uncertain one)" ||
 	{ fail "--if-missing judged the first duplicate"; cat "$tmp/out"; }
 
+# again_if_missing NAME SAID WHAT KEYS...: this CPU's section, confident
+# and sealed, with the record and key lines KEYS (printf's format), is
+# one that --if-missing measures again, saying SAID; WHAT for the report.
+again_if_missing() {
+	name=$1 said=$2 what=$3
+	shift 3
+	printf "[%s]\n$*" "$live" >"$tmp/$name.conf"
+	seal "$tmp/$name.conf"
+	"$RC4TUNE" --check-conf "$tmp/$name.conf" 2>&1 | grep -q "\[$live\]: the tuner's" ||
+		fail "the $name fixture is not the tuner's"
+	"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/$name.conf" \
+		>"$tmp/out" 2>&1
+	[ $? -eq 0 ] && grep -q "$said: measuring again" "$tmp/out" &&
+		ok "--if-missing: $what is measured again" ||
+		{ fail "--if-missing kept $what"; cat "$tmp/out"; }
+}
 # An earlier version's pairing of layouts (8-bit lanes for a 32-bit
-# kernel's keys), confident and sealed: the library passes the batch
-# kernel over, so --if-missing measures again (librc4tune(3), Many keys
-# at once).
-printf '[%s]\n;@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.2.0 sum=0000000000000000\n;@ result key=kernel value=int-1x confidence=high why=-\n;@ result key=set_keys_kernel value=char-8lane confidence=high why=-\nset_keys_kernel = char-8lane\nkernel = int-1x\n' \
-	"$live" >"$tmp/pair.conf"
-seal "$tmp/pair.conf"
-"$RC4TUNE" --check-conf "$tmp/pair.conf" 2>&1 | grep -q "\[$live\]: the tuner's" ||
-	fail "the paired fixture is not the tuner's"
-"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/pair.conf" \
-	>"$tmp/out" 2>&1
-[ $? -eq 0 ] && grep -q "line [0-9]*: set_keys_kernel = char-8lane: its cells are not the single-stream kernel.s: one layout family per key: measuring again" "$tmp/out" &&
-	ok "--if-missing: a batch kernel of another layout than the kernel's is measured again" ||
-	{ fail "--if-missing kept a pairing of layouts"; cat "$tmp/out"; }
-
-# A confident, sealed section whose split the library passes over (a
-# short kernel this build does not have): every key the tuner wrote must
-# be one the library uses, so --if-missing measures again.
-printf '[%s]\n;@ rc4tune v=2 at=2026-01-01T00:00:00Z by=0.3.0 sum=0000000000000000\n;@ result key=kernel value=int-4x confidence=high why=-\n;@ split short=int-9x-gone below=64 gain=1.100 ratios=16:1.200\nshort_below = 64\nshort_kernel = int-9x-gone\nkernel = int-4x\n' \
-	"$live" >"$tmp/gone.conf"
-seal "$tmp/gone.conf"
-"$RC4TUNE" --check-conf "$tmp/gone.conf" 2>&1 | grep -q "\[$live\]: the tuner's" ||
-	fail "the split fixture is not the tuner's"
-"$RC4TUNE" --generate-conf --if-missing --budget 0.2 --output "$tmp/gone.conf" \
-	>"$tmp/out" 2>&1
-[ $? -eq 0 ] && grep -q "line 6: short_kernel = int-9x-gone: unknown kernel: measuring again" "$tmp/out" &&
-	! grep -q int-9x-gone "$tmp/gone.conf" &&
-	ok "--if-missing: a split with a short kernel the library cannot use is measured again" ||
-	{ fail "--if-missing kept a split the library drops"; cat "$tmp/out"; }
+# kernel's keys): the library passes the batch kernel over (librc4tune(3),
+# Many keys at once).
+again_if_missing pair \
+	"line [0-9]*: set_keys_kernel = char-8lane: its cells are not the single-stream kernel.s: one layout family per key" \
+	"a batch kernel of another layout than the kernel's" \
+	';@ rc4tune v=1 at=2026-01-01T00:00:00Z by=0.2.0 sum=0000000000000000\n;@ result key=kernel value=int-1x confidence=high why=-\n;@ result key=set_keys_kernel value=char-8lane confidence=high why=-\nset_keys_kernel = char-8lane\nkernel = int-1x\n'
+# A split whose short kernel this build does not have: every key the
+# tuner wrote must be one the library uses.
+again_if_missing gone \
+	"line 6: short_kernel = int-9x-gone: unknown kernel" \
+	"a split with a short kernel the library cannot use" \
+	';@ rc4tune v=2 at=2026-01-01T00:00:00Z by=0.3.0 sum=0000000000000000\n;@ result key=kernel value=int-4x confidence=high why=-\n;@ split short=int-9x-gone below=64 gain=1.100 ratios=16:1.200\nshort_below = 64\nshort_kernel = int-9x-gone\nkernel = int-4x\n'
+grep -q '^short_kernel = int-9x-gone' "$tmp/gone.conf" &&
+	fail "--if-missing measured again, but left the split the library drops"
 
 tune "$tmp/edit.conf" --quiet --force
 cp "$tmp/edit.conf" "$tmp/edit.sealed"
