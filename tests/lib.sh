@@ -102,3 +102,12 @@ finish() {
 	[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 	exit 0
 }
+
+# built_lib: $lib, the shared library this build made (librc4tune.la's
+# dlname, under top_builddir's .libs); a hard error (99) when there is none.
+built_lib() {
+	: "${top_builddir:?}"
+	dlname=$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$top_builddir/librc4tune.la")
+	lib=$top_builddir/.libs/$dlname
+	[ -n "$dlname" ] && [ -f "$lib" ] || { echo "no shared library ($lib)"; exit 99; }
+}

@@ -25,9 +25,7 @@ map=$src/src/librc4tune.map
 baseline=$src/data/abi/librc4tune.so.0.abi
 symbols=$src/debian/librc4tune0.symbols
 
-dlname=$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$top_builddir/librc4tune.la")
-lib=$top_builddir/.libs/$dlname
-[ -n "$dlname" ] && [ -f "$lib" ] || { echo "no shared library ($lib)"; exit 99; }
+built_lib
 
 # The header's functions: every RC4TUNE_API declaration.
 sed -n 's/^RC4TUNE_API[^(]*[ *]\(rc4tune_[a-z0-9_]*\)(.*/\1/p' "$header" |

@@ -14,9 +14,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 : "${top_builddir:?}"
 command -v readelf >/dev/null || skip "no readelf"
-dlname=$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$top_builddir/librc4tune.la")
-lib=$top_builddir/.libs/$dlname
-[ -n "$dlname" ] && [ -f "$lib" ] || { echo "no shared library ($lib)"; exit 99; }
+built_lib
 set -- "$lib"
 if [ -n "${RC4TUNE_PROVIDER_DIR:-}" ]; then
 	[ -f "$RC4TUNE_PROVIDER_DIR/rc4tune.so" ] ||

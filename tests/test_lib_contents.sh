@@ -12,10 +12,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 : "${top_builddir:?}"
 command -v nm >/dev/null || skip "no nm"
-dlname=$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$top_builddir/librc4tune.la")
-lib=$top_builddir/.libs/$dlname
+built_lib
 sections=$top_builddir/tuner/.libs/libsections.a
-[ -n "$dlname" ] && [ -f "$lib" ] || { echo "no shared library ($lib)"; exit 99; }
 [ -f "$sections" ] || { echo "no $sections"; exit 99; }
 
 # Functions by name: the tuner's side's global ones, and every one the
