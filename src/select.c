@@ -138,13 +138,10 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 	struct rc4_keys_how how = { true, s->in->one, s->in->find };
 	rc4_keys_judge(v, &how, &s->use);
 	s->slot = slot;
-	enum rc4_key from = s->use.from[s->kind];
 	/* the key the library read: the kind's own, else one standing in */
-	for (int r = 0; r < RC4_KEYS && from == RC4_KEY_NONE; r++)
-		if ((rc4_keys[r].kinds & (1u << s->kind)) &&
-		    rc4_keys[r].role != RC4_ROLE_SHORT &&
-		    rc4_keys[r].role != RC4_ROLE_BYTES && s->use.bad[r].line)
-			from = (enum rc4_key)r;
+	enum rc4_key from = rc4_key_read(v, s->kind);
+	if (v[from].line == 0)
+		from = RC4_KEY_NONE;
 	int others = s->conf.others[s->kind];
 	if (from == RC4_KEY_NONE && s->kind == RC4K_SINGLE)
 		split_passed(s);
@@ -157,10 +154,10 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 		return NULL;
 	}
 	if (from == RC4_KEY_NONE) {
-		bool batch = s->kind != RC4K_SINGLE;
+		enum rc4_key also = rc4_key_stand_in(s->kind);
 		say(s, "config: no %s%s%s in [%s]", rc4_keys[s->kind].name,
-		    batch ? " or " : "", batch ? rc4_keys[RC4_KEY_BATCH].name : "",
-		    section);
+		    also != RC4_KEY_NONE ? " or " : "",
+		    also != RC4_KEY_NONE ? rc4_keys[also].name : "", section);
 		return NULL;
 	}
 	snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s",
