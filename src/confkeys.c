@@ -147,10 +147,7 @@ static const char *split_row(const struct rc4_conf_value v[RC4_KEYS],
 	const char *why = NULL;
 
 	if (v[ki->needs].line == 0)
-		return ki->role == RC4_ROLE_SHORT
-			       ? "no kernel in its section: a split divides "
-				 "that kernel's calls"
-			       : "no kernel in its section";
+		return "no kernel in its section to split";
 	if (v[ki->pair].line == 0)
 		return ki->role == RC4_ROLE_SHORT
 			       ? "short_kernel without short_below"

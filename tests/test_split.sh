@@ -140,7 +140,7 @@ rc4tune --check-conf "$c" >"$tmp/out" 2>&1
 printf '[default]\nkernel = int-8x\nshort_kernel = int-1x\nshort_below = 1k\n[cpu X 1 2]\nshort_below = 64\n' >"$c"
 rc4tune --check-conf "$c" >"$tmp/out" 2>&1
 [ $? -eq 1 ] && grep -q "^$c:4: error: short_below = 1k in \[default\]: not a whole number of bytes" "$tmp/out" &&
-	grep -q "^$c:6: error: short_below = 64 in \[cpu X 1 2\]: no kernel in its section: the library ignores the split" "$tmp/out" &&
+	grep -q "^$c:6: error: short_below = 64 in \[cpu X 1 2\]: no kernel in its section to split: the library ignores the split" "$tmp/out" &&
 	[ "$(grep -c ':4: error' "$tmp/out")" -eq 1 ] &&
 	ok "--check-conf: a bad threshold and a lone key, each once at its line" ||
 	{ fail "threshold at its line"; cat "$tmp/out"; }
