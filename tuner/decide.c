@@ -13,7 +13,8 @@
  * rounds, a busy machine, or a ranking that flipped between phases (a
  * host state that began or ended) against a kernel not tied with it.
  * The prior stays unless this run's pick is confidently more than the
- * window ahead of it. */
+ * window ahead of it.  Kernels the measurement's race dropped (clearly
+ * behind) are not chosen, nor compared round by round, only by phase. */
 #include <config.h>
 
 #include <math.h>
@@ -38,6 +39,13 @@ static const double CONFIDENCE = 0.95;
  * (sqrt(pi / 2)). */
 static const double MEDIAN_SE = 1.2533;
 
+/* Whether R ran to the end of M's race (measure.h): only finalists are
+ * chosen and compared round by round. */
+static bool finalist(const struct kresult *r)
+{
+	return r->status == KERNEL_OK && r->finalist;
+}
+
 /* How early R's name stands in PREFER[0..N) (NULL members name nothing):
  * its index, or N. */
 static size_t rank_in(const struct kresult *r, const char *const *prefer,
@@ -61,14 +69,14 @@ static void pick(const struct measurement *m, struct choice *c,
 	size_t best = m->n, w = m->n;
 
 	for (size_t i = 0; i < m->n; i++)
-		if (m->kr[i].status == KERNEL_OK &&
+		if (finalist(&m->kr[i]) &&
 		    (best == m->n || score[i] > score[best]))
 			best = i;
 	double cut = score[best] * (1 - c->window);
 	c->ntied = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
-		if (r->status != KERNEL_OK || score[i] < cut)
+		if (!finalist(r) || score[i] < cut)
 			continue;
 		c->ntied++;
 		size_t a = rank_in(r, prefer, nprefer);
@@ -95,7 +103,7 @@ static void noise(const struct measurement *m, struct choice *c)
 	int n = m->rounds;
 
 	for (size_t i = 0; i < m->n; i++)
-		if (i != m->best && m->kr[i].status == KERNEL_OK &&
+		if (i != m->best && finalist(&m->kr[i]) &&
 		    (second == m->n || m->kr[i].score > m->kr[second].score))
 			second = i;
 	c->noise = 0;
@@ -212,7 +220,7 @@ static bool flipped(const struct measurement *m, struct choice *c, size_t o)
  * more than the window behind kernel O. */
 static bool behind(const struct measurement *m, struct choice *c, size_t o)
 {
-	if (m->kr[o].status != KERNEL_OK || o == c->kernel)
+	if (!finalist(&m->kr[o]) || o == c->kernel)
 		return false;
 	double b = bound(m, c->kernel, o);
 	if (b >= 1 - c->window)
@@ -283,7 +291,9 @@ struct choice decide(const struct measurement *m,
 	size_t p = find(m, mine);
 	if (p == m->n)
 		p = find(m, heuristic);
-	double b = p < m->n ? bound(m, c.kernel, p) : 0;
+	/* a prior the race dropped was clearly behind: it is not kept */
+	double b = p < m->n && finalist(&m->kr[p]) ? bound(m, c.kernel, p)
+						   : HUGE_VAL;
 	if (p != m->n && p != c.kernel && b <= 1 + c.window) {
 		snprintf(c.note, sizeof c.note, "prior: kept %s (%s): %s was "
 			 "not surely more than %.1f %% ahead of it "
