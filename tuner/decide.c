@@ -35,9 +35,6 @@ static const double BUSY = 0.25;
 /* The one-sided level of every confidence bound (rc4tune(1), WHAT A
  * RESULT MUST HOLD). */
 static const double CONFIDENCE = 0.95;
-/* The standard error of a median over that of a mean, for normal samples
- * (sqrt(pi / 2)). */
-static const double MEDIAN_SE = 1.2533;
 
 /* Whether R ran to the end of M's race (measure.h): only finalists are
  * chosen and compared round by round. */
@@ -113,7 +110,8 @@ static void noise(const struct measurement *m, struct choice *c)
 		for (int k = 0; k < n; k++)
 			ratio[k] = m->kr[m->best].round_score[k] /
 				   m->kr[second].round_score[k];
-		c->noise = 2 * MEDIAN_SE * speed_spread(ratio, n) / sqrt(n);
+		c->noise = 2 * SPEED_MEDIAN_SE * speed_spread(ratio, n) /
+			   sqrt(n);
 		c->gap = 1 - m->kr[second].score / m->kr[m->best].score;
 	}
 	c->window = fmin(fmax(c->noise, TIE_FLOOR), TIE_CAP);
@@ -392,7 +390,8 @@ static double split_bar(const struct measurement *m, const struct choice *c,
 	int n = m->rounds > 0 ? m->rounds : 1;
 
 	return fmax(c->window,
-		    2 * MEDIAN_SE * hypot(a->spread, b->spread) / sqrt(n));
+		    2 * SPEED_MEDIAN_SE * hypot(a->spread, b->spread) /
+			    sqrt(n));
 }
 
 /* Kernel A of M for the cells below cell T and L from it as a split,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* decide.h - every step from figures to a choice, in one place: ties,
- * noise, a busy machine, phases, the prior and the section's history
+ * noise, a busy machine, phases and the prior
  * (rc4tune(1), WHAT A RESULT MUST HOLD).  The measurement stays as
  * measured (measure.h); what is made of it is a struct choice. */
 #ifndef RC4_DECIDE_H

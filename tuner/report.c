@@ -96,8 +96,9 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
 	if (m->first_pass > 0)
-		fprintf(f, "%sa race: %d rounds of every %s, then %zu in the "
-			   "final, %d rounds each (the others clearly behind)\n",
+		fprintf(f, "%sa race: %d rounds of every %s, then %zu in "
+			   "the final, %d rounds each (the others clearly "
+			   "behind)\n",
 			prefix, m->first_pass, rc4k_kinds[m->kind].what,
 			m->finalists, m->rounds);
 	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
