@@ -264,13 +264,13 @@ static void calibrate(struct run *r)
 }
 
 /* Slices that fit ROUNDS rounds of R's kernels in SETTLE of the time
- * left, calibrated. */
-static void size_slices(struct run *r, double rounds)
+ * left, at least SHORTEST long, calibrated. */
+static void size_slices(struct run *r, double rounds, double shortest)
 {
 	double slice = (r->deadline - timing_now()) * SETTLE /
 		       (rounds * r->ncells * (double)r->nok);
 
-	r->m->slice = fmin(fmax(slice, MIN_SLICE), MAX_SLICE);
+	r->m->slice = fmin(fmax(slice, fmax(shortest, MIN_SLICE)), MAX_SLICE);
 	calibrate(r);
 }
 
@@ -290,9 +290,38 @@ static bool clearly_behind(const struct run *r, size_t i, size_t l)
 	return true;
 }
 
-/* After the first pass: the kernels clearly behind the leader keep its
- * figures; the others, the finalists, are timed on from a new table with
- * slices sized for them.  0, or -1 (out of memory). */
+/* Whether batch kernel J may run keys wherever batch kernel I may: it
+ * fits every single-stream kernel's layout I fits (family.h), so that
+ * the kernels that fit the one chosen never lose J where I was. */
+static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
+{
+	const struct rc4k_info *s;
+
+	for (size_t n = 0; (s = rc4k_nth(RC4K_SINGLE, n)) != NULL; n++)
+		if (rc4k_misfit(i, rc4k_single(s)) == NULL &&
+		    rc4k_misfit(j, rc4k_single(s)) != NULL)
+			return false;
+	return true;
+}
+
+/* Whether kernel I of R leaves the race: clearly behind the leader, or,
+ * a batch kernel, clearly behind one that covers it. */
+static bool dropped(const struct run *r, size_t i)
+{
+	const struct measurement *m = r->m;
+
+	if (m->kind == RC4K_SINGLE)
+		return clearly_behind(r, i, m->best);
+	for (size_t j = 0; j < r->nall; j++)
+		if (r->all[j] != i && covers(m->kr[r->all[j]].k, m->kr[i].k) &&
+		    clearly_behind(r, i, r->all[j]))
+			return true;
+	return false;
+}
+
+/* After the first pass: the kernels that leave the race (dropped) keep
+ * its figures; the others, the finalists, are timed on from a new table
+ * with slices sized for them.  0, or -1 (out of memory). */
 static int final(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -301,7 +330,7 @@ static int final(struct run *r)
 	memcpy(r->all, r->ok, r->nok * sizeof *r->ok);
 	r->nall = r->nok;
 	for (size_t j = 0; j < r->nall; j++)
-		if (!clearly_behind(r, r->all[j], m->best))
+		if (!dropped(r, r->all[j]))
 			r->ok[n++] = r->all[j];
 	if (n == r->nok)
 		return 0;
@@ -315,13 +344,15 @@ static int final(struct run *r)
 		return -1;
 	}
 	m->rounds = 0;
-	size_slices(r, FINAL_ROUNDS);
+	/* many finalists: as many rounds as there would have been, not
+	 * shorter, noisier slices */
+	size_slices(r, FINAL_ROUNDS, r->first_slice);
 	return 0;
 }
 
 /* Rounds until the deadline, spread over its phases: a round that would
- * end past the deadline is not started.  The single kind races: after
- * the first pass (a round at each placement) only the finalists go on.
+ * end past the deadline is not started.  A race: after the first pass
+ * (a round at each placement) only the finalists go on.
  * 0, or -1 (out of memory). */
 static int rounds(struct run *r, double start, double deadline,
 		  measure_progress *progress)
@@ -329,13 +360,13 @@ static int rounds(struct run *r, double start, double deadline,
 	struct measurement *m = r->m;
 	struct timing_load mark;
 	double budget = deadline - start;
-	bool race = m->kind == RC4K_SINGLE;
+	bool race = true;
 
 	r->start = start;
 	r->budget = budget > 0 ? budget : 1e-9;
 	timing_load_mark(&mark);
 	r->deadline = deadline;
-	size_slices(r, TARGET_ROUNDS);
+	size_slices(r, TARGET_ROUNDS, 0);
 	m->deadline_at = budget;
 	for (double last = timing_now();;) {
 		m->last_round_at = last - start;
