@@ -182,6 +182,19 @@ want=$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')
 	ok "the race under noise: the best and one within the window both in the final" ||
 	{ fail "race under noise: finalists $(finalists)"; cat "$tmp/race"; }
 
+# A batch kernel leaves only behind one that can run every layout it can:
+# char-8lane, 25 % behind int-8lane (another layout) and ahead of serial
+# (every layout), stays, and wins for the 8-bit single kernel; serial
+# stays too, the rest leave behind it.
+RC4TUNE_SEAM_RATES="$B=100,100,100 int-8lane/set_keys=200,200,200 char-8lane/set_keys=150,150,150" \
+	seam --speed --json >"$tmp/json" 2>"$tmp/err"
+got=$(python3 -c 'import json, sys
+d = json.load(sys.stdin)["set_keys"]
+print(d["winner"], " ".join(sorted(k["name"] for k in d["kernels"] if k.get("finalist"))))' <"$tmp/json")
+[ "$got" = "char-8lane char-8lane int-8lane serial" ] &&
+	ok "the batch race: each layout keeps its best in the final ($got)" ||
+	{ fail "batch race: $got"; cat "$tmp/err"; }
+
 # --- an uncertain run keeps only a section the library uses whole --------
 # A confident, sealed section that names a batch kernel of another layout
 # than its kernel's, or a short kernel this build does not have: the
