@@ -108,6 +108,7 @@ fi
 tuned "$A" "$A:1.000,$B:0.990"
 tune "$A=99,99,99 $B=100,100,100"
 [ $rc -eq 0 ] && wrote "$A" high - &&
+	grep -q "^; tie: kept $A, the section's kernel, within 2.0 % of the best ($B)" "$tmp/c.conf" &&
 	[ "$(grep -c '^;@ history key=kernel ' "$tmp/c.conf")" -eq 2 ] &&
 	grep -m1 '^;@ history key=kernel ' "$tmp/c.conf" | grep -q "scores=$B:1.000,$A:0.990," &&
 	ok "a prior within the window of the best stays; the run joins the history" ||

@@ -289,6 +289,11 @@ struct choice decide(const struct measurement *m,
 	size_t p = find(m, mine);
 	if (p == m->n)
 		p = find(m, heuristic);
+	if (c.tie_rule == rules[0] && c.kernel != m->best)
+		snprintf(c.note, sizeof c.note, "tie: kept %s, the section's "
+			 "kernel, within %.1f %% of the best (%s)",
+			 m->kr[c.kernel].k->name, c.window * 100,
+			 m->kr[m->best].k->name);
 	/* a prior the race dropped was clearly behind: it is not kept */
 	double b = p < m->n && finalist(&m->kr[p]) ? bound(m, c.kernel, p)
 						   : HUGE_VAL;
