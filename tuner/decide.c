@@ -3,18 +3,23 @@
  *
  * Ties: kernels closer than the noise (at least 2 %, at most 3 %) are
  * equal, and the tie goes to a named preference, else to the simplest.
- * Doubt: few rounds, a busy machine, noise larger than the gap, or a
- * ranking that flipped between phases.  The prior: a host can sit in a
- * state for a minute that makes some kernels slower and others faster; a
- * run inside it sees a steady, confident, wrong ranking.  So a single run
- * does not overturn what earlier runs found: kernels are ranked by their
- * standing over the section's history, and the standing prior is replaced
- * only by a kernel that beat it in every phase of this run.  Repeated runs
- * then converge on the kernel that is best most of the time. */
+ * Confidence: every kernel is timed side by side with every other in each
+ * round, so the per-round ratio of two kernels' scores cancels what hit
+ * both.  A choice is confident when, against every other kernel, a sign
+ * test on those ratios bounds the chosen one's speed from below at the
+ * tie window's distance: the data rule out, at CONFIDENCE, that it is more
+ * than the window behind the best.  Any of several near-tied kernels is
+ * then a right answer, and the tie rule keeps runs stable.  Besides: few
+ * rounds, a busy machine, or a ranking that flipped between phases (a
+ * host state that began or ended) against a kernel not tied with it.
+ * The prior stays unless this run's pick is confidently more than the
+ * window ahead of it.  Kernels the measurement's race dropped (clearly
+ * behind) are not chosen, nor compared round by round, only by phase. */
 #include <config.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "decide.h"
 #include "kernels/family.h"
@@ -27,6 +32,16 @@ enum { MIN_ROUNDS = 5 };               /* fewer medians are no decision */
  * and memory, and not evenly across kernels, in a way the spread of
  * slices need not show: the result is uncertain. */
 static const double BUSY = 0.25;
+/* The one-sided level of every confidence bound (rc4tune(1), WHAT A
+ * RESULT MUST HOLD). */
+static const double CONFIDENCE = 0.95;
+
+/* Whether R ran to the end of M's race (measure.h): only finalists are
+ * chosen and compared round by round. */
+static bool finalist(const struct kresult *r)
+{
+	return r->status == KERNEL_OK && r->finalist;
+}
 
 /* How early R's name stands in PREFER[0..N) (NULL members name nothing):
  * its index, or N. */
@@ -51,14 +66,14 @@ static void pick(const struct measurement *m, struct choice *c,
 	size_t best = m->n, w = m->n;
 
 	for (size_t i = 0; i < m->n; i++)
-		if (m->kr[i].status == KERNEL_OK &&
+		if (finalist(&m->kr[i]) &&
 		    (best == m->n || score[i] > score[best]))
 			best = i;
 	double cut = score[best] * (1 - c->window);
 	c->ntied = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
-		if (r->status != KERNEL_OK || score[i] < cut)
+		if (!finalist(r) || score[i] < cut)
 			continue;
 		c->ntied++;
 		size_t a = rank_in(r, prefer, nprefer);
@@ -85,7 +100,7 @@ static void noise(const struct measurement *m, struct choice *c)
 	int n = m->rounds;
 
 	for (size_t i = 0; i < m->n; i++)
-		if (i != m->best && m->kr[i].status == KERNEL_OK &&
+		if (i != m->best && finalist(&m->kr[i]) &&
 		    (second == m->n || m->kr[i].score > m->kr[second].score))
 			second = i;
 	c->noise = 0;
@@ -95,14 +110,15 @@ static void noise(const struct measurement *m, struct choice *c)
 		for (int k = 0; k < n; k++)
 			ratio[k] = m->kr[m->best].round_score[k] /
 				   m->kr[second].round_score[k];
-		c->noise = 2 * 1.2533 * speed_spread(ratio, n) / sqrt(n);
+		c->noise = 2 * SPEED_MEDIAN_SE * speed_spread(ratio, n) /
+			   sqrt(n);
 		c->gap = 1 - m->kr[second].score / m->kr[m->best].score;
 	}
 	c->window = fmin(fmax(c->noise, TIE_FLOOR), TIE_CAP);
 }
 
-/* Whether any choice from M may be wrong: too few rounds for medians, a
- * busy machine, or noise that could have swapped best and second. */
+/* Whether any choice from M may be wrong whatever the figures say: too
+ * few rounds for medians, or a busy machine. */
 static void doubt(const struct measurement *m, struct choice *c)
 {
 	c->why[0] = '\0';
@@ -117,24 +133,49 @@ static void doubt(const struct measurement *m, struct choice *c)
 		snprintf(c->why, sizeof c->why, "other processes used %.0f %% "
 						"of the CPUs",
 			 m->load * 100);
-	} else if (c->noise > TIE_CAP && c->gap < c->noise) {
-		c->why_code = "noise";
-		snprintf(c->why, sizeof c->why, "the noise, %.1f %%, was larger "
-						"than the gap between the best "
-						"two",
-			 c->noise * 100);
 	}
 	c->uncertain = c->why_code != NULL;
 }
 
-/* Whether kernel A led kernel B in every phase of M that had rounds. */
-static bool leads(const struct measurement *m, size_t a, size_t b)
+/* The rank (from 1) of the smallest of N paired ratios that bounds their
+ * median from below at CONFIDENCE, by the sign test: the largest J with
+ * P(X < J) <= 1 - CONFIDENCE for X ~ Binomial(N, 1/2); 0: N is too few. */
+static int sign_rank(int n)
 {
-	for (int p = 0; p < MEASURE_PHASES; p++)
-		if (m->kr[a].phase[p] > 0 &&
-		    m->kr[a].phase[p] <= m->kr[b].phase[p])
-			return false;
-	return true;
+	double p = ldexp(1, -n), below = 0; /* P(X = k), P(X <= k) */
+	int j = 0;
+
+	for (int k = 0; k < n; k++) {
+		below += p;
+		if (below > 1 - CONFIDENCE)
+			break;
+		j = k + 1;
+		p = p * (n - k) / (k + 1);
+	}
+	return j;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lower CONFIDENCE bound of the median of kernel A's score over
+ * kernel B's, round by round in M (both timed in every round); 0 when
+ * the rounds are too few for one. */
+static double bound(const struct measurement *m, size_t a, size_t b)
+{
+	int n = m->rounds, j = sign_rank(n);
+
+	if (j == 0)
+		return 0;
+	double ratio[n];
+	for (int k = 0; k < n; k++)
+		ratio[k] = m->kr[a].round_score[k] / m->kr[b].round_score[k];
+	qsort(ratio, (size_t)n, sizeof ratio[0], by_value);
+	return ratio[j - 1];
 }
 
 /* The phase in which kernel A of M led kernel B by more than C's window,
@@ -149,28 +190,56 @@ static int led_in(const struct measurement *m, const struct choice *c,
 	return -1;
 }
 
-/* C's confidence: M's doubt, else whether the ranking flipped for the
- * kernel chosen: another kernel led it in one phase and it led that one
- * in another, each by more than the window (a host state that began or
- * ended, so the choice may hold only part of the time).  A kernel behind
- * in every phase is one the history kept, not a ranking that changed. */
+/* Whether the ranking of C's kernel and kernel O flipped between M's
+ * phases: O led it in one and it led O in another, each by more than the
+ * window (a host state that began or ended, so the choice may hold only
+ * part of the time).  Kernels within the window of each other over the
+ * run trade places by noise alone: no flip. */
+static bool flipped(const struct measurement *m, struct choice *c, size_t o)
+{
+	const struct kresult *k = &m->kr[c->kernel], *r = &m->kr[o];
+
+	if (r->status != KERNEL_OK || o == c->kernel ||
+	    (r->score <= k->score * (1 + c->window) &&
+	     k->score <= r->score * (1 + c->window)))
+		return false;
+	int p = led_in(m, c, o, c->kernel);
+	if (p < 0 || led_in(m, c, c->kernel, o) < 0)
+		return false;
+	c->why_code = "phases";
+	snprintf(c->why, sizeof c->why, "the ranking changed: %.32s led in "
+		 "phase %d of %d by %.1f %%",
+		 r->k->name, p + 1, MEASURE_PHASES,
+		 (r->phase[p] / k->phase[p] - 1) * 100);
+	return true;
+}
+
+/* Whether M's rounds cannot rule out, at CONFIDENCE, that C's kernel is
+ * more than the window behind kernel O. */
+static bool behind(const struct measurement *m, struct choice *c, size_t o)
+{
+	if (!finalist(&m->kr[o]) || o == c->kernel)
+		return false;
+	double b = bound(m, c->kernel, o);
+	if (b >= 1 - c->window)
+		return false;
+	c->why_code = "noise";
+	snprintf(c->why, sizeof c->why, "%.32s may lead by more than %.1f %%: "
+		 "at least %.3f of it at %.0f %%",
+		 m->kr[o].k->name, c->window * 100, b, CONFIDENCE * 100);
+	return true;
+}
+
+/* C's confidence: M's doubt, else a ranking that flipped between phases,
+ * else whether the kernel chosen may be more than the window behind any
+ * other. */
 static void judge(const struct measurement *m, struct choice *c)
 {
 	doubt(m, c);
-	for (size_t o = 0; !c->uncertain && o < m->n; o++) {
-		int p = m->kr[o].status == KERNEL_OK
-				? led_in(m, c, o, c->kernel)
-				: -1;
-		if (p < 0 || led_in(m, c, c->kernel, o) < 0)
-			continue;
-		c->uncertain = true;
-		c->why_code = "phases";
-		snprintf(c->why, sizeof c->why, "the ranking changed: %.32s "
-			 "led in phase %d of %d by %.1f %%",
-			 m->kr[o].k->name, p + 1, MEASURE_PHASES,
-			 (m->kr[o].phase[p] / m->kr[c->kernel].phase[p] - 1) *
-				 100);
-	}
+	for (size_t o = 0; !c->uncertain && o < m->n; o++)
+		c->uncertain = flipped(m, c, o);
+	for (size_t o = 0; !c->uncertain && o < m->n; o++)
+		c->uncertain = behind(m, c, o);
 }
 
 struct choice decide_run(const struct measurement *m, const char *heuristic)
@@ -193,16 +262,6 @@ double decide_ratio(const struct measurement *m, const struct choice *c,
 	return kr->score / m->kr[c->kernel].score;
 }
 
-/* NAME's score in RUN; one not among its leaders scored at most the
- * lowest listed. */
-static double listed(const struct rc4_record_run *run, const char *name)
-{
-	for (int i = 0; i < run->n; i++)
-		if (strcmp(run->lead[i].name, name) == 0)
-			return run->lead[i].score;
-	return run->lead[run->n - 1].score;
-}
-
 /* The measured kernel called NAME, or m->n. */
 static size_t find(const struct measurement *m, const char *name)
 {
@@ -213,30 +272,6 @@ static size_t find(const struct measurement *m, const char *name)
 	return m->n;
 }
 
-/* Each kernel's standing: its score relative to the best, averaged over
- * this run and the runs of PRIOR that the new record keeps (the latest
- * RC4_RECORD_RUNS - 1) and that were confident; how many runs, returned. */
-static int standing_of(const struct measurement *m,
-		       const struct rc4_record_key *prior, double *standing)
-{
-	double best = m->kr[m->best].score;
-	int runs = 1;
-
-	for (size_t i = 0; i < m->n; i++)
-		standing[i] = m->kr[i].score / best;
-	for (int r = 0; prior && r < prior->nruns && r < RC4_RECORD_RUNS - 1;
-	     r++) {
-		if (prior->run[r].uncertain)
-			continue;
-		for (size_t i = 0; i < m->n; i++)
-			standing[i] += listed(&prior->run[r], m->kr[i].k->name);
-		runs++;
-	}
-	for (size_t i = 0; i < m->n; i++)
-		standing[i] /= runs;
-	return runs;
-}
-
 struct choice decide(const struct measurement *m,
 		     const struct rc4_record_key *prior, const char *heuristic)
 {
@@ -244,31 +279,33 @@ struct choice decide(const struct measurement *m,
 	const char *const names[] = { mine, heuristic };
 	static const char *const rules[] = { "the section's kernel",
 					     "the heuristic's choice" };
-	double standing[m->n];
-	struct choice run = decide_run(m, heuristic), c = run;
-	int runs = standing_of(m, prior, standing);
+	double score[m->n];
+	struct choice c = { 0 };
 
-	pick(m, &c, standing, names, rules, 2);
+	for (size_t i = 0; i < m->n; i++)
+		score[i] = m->kr[i].score;
+	noise(m, &c);
+	pick(m, &c, score, names, rules, 2);
 	size_t p = find(m, mine);
 	if (p == m->n)
 		p = find(m, heuristic);
-	int n = 0;
-	if (c.tie_rule != NULL && c.kernel != run.kernel)
-		n = snprintf(c.note, sizeof c.note, "tie over %d runs: %zu "
-			     "within the window, chose %s, %s", runs, c.ntied,
-			     m->kr[c.kernel].k->name, c.tie_rule);
-	else if (runs > 1 && c.kernel != m->best && c.ntied == 1)
-		n = snprintf(c.note, sizeof c.note, "history: over %d runs "
-			     "%s stands above this run's best, %s", runs,
-			     m->kr[c.kernel].k->name, m->kr[m->best].k->name);
-	if (p != m->n && p != c.kernel && !leads(m, c.kernel, p)) {
-		snprintf(c.note + n, sizeof c.note - (size_t)n,
-			 "%sprior: kept %s (%s): %s did not lead it in every "
-			 "phase",
-			 n ? "; " : "", m->kr[p].k->name,
+	if (c.tie_rule == rules[0] && c.kernel != m->best)
+		snprintf(c.note, sizeof c.note, "tie: kept %s, the section's "
+			 "kernel, within %.1f %% of the best (%s)",
+			 m->kr[c.kernel].k->name, c.window * 100,
+			 m->kr[m->best].k->name);
+	/* a prior the race dropped was clearly behind: it is not kept */
+	double b = p < m->n && finalist(&m->kr[p]) ? bound(m, c.kernel, p)
+						   : HUGE_VAL;
+	if (p != m->n && p != c.kernel && b <= 1 + c.window) {
+		snprintf(c.note, sizeof c.note, "prior: kept %s (%s): %s was "
+			 "not surely more than %.1f %% ahead of it "
+			 "(at least %.3f of it at %.0f %%)",
+			 m->kr[p].k->name,
 			 p == find(m, mine) ? "the section's"
 					    : "the heuristic's",
-			 m->kr[c.kernel].k->name);
+			 m->kr[c.kernel].k->name, c.window * 100, b,
+			 CONFIDENCE * 100);
 		c.kernel = p;
 		c.held = true;
 	}
@@ -358,7 +395,8 @@ static double split_bar(const struct measurement *m, const struct choice *c,
 	int n = m->rounds > 0 ? m->rounds : 1;
 
 	return fmax(c->window,
-		    2 * 1.2533 * hypot(a->spread, b->spread) / sqrt(n));
+		    2 * SPEED_MEDIAN_SE * hypot(a->spread, b->spread) /
+			    sqrt(n));
 }
 
 /* Kernel A of M for the cells below cell T and L from it as a split,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* decide.h - every step from figures to a choice, in one place: ties,
- * noise, a busy machine, phases, the prior and the section's history
+ * noise, a busy machine, phases and the prior
  * (rc4tune(1), WHAT A RESULT MUST HOLD).  The measurement stays as
  * measured (measure.h); what is made of it is a struct choice. */
 #ifndef RC4_DECIDE_H
@@ -17,16 +17,17 @@ struct choice {
 	double noise;         /* relative uncertainty of best vs second */
 	double gap;           /* 1 - second's score / best's */
 	double window;        /* scores this close to the best tie */
-	/* the choice's confidence: too few rounds, a busy machine, noise
-	 * larger than the gap, or a ranking that changed between phases,
-	 * judged for the kernel chosen */
+	/* the choice's confidence, judged for the kernel chosen: too few
+	 * rounds, a busy machine, a ranking that changed between phases,
+	 * or rounds that cannot rule out (at 95 %) that it is more than the
+	 * window behind another kernel */
 	bool uncertain;
 	const char *why_code; /* the record's reason code, or NULL */
 	char why[96];         /* in words, "" if certain */
 	char note[160];       /* how the prior weighed ("" if not) */
-	/* The prior kept against this run's best, which did not lead it in
-	 * every phase: no later step (family, split) may put another kernel
-	 * in its place. */
+	/* The prior kept against this run's best, which was not surely
+	 * more than the window ahead of it: no later step (family, split)
+	 * may put another kernel in its place. */
 	bool held;
 };
 
@@ -34,13 +35,11 @@ struct choice {
  * be NULL), else to the earliest in the registry; what --speed shows. */
 struct choice decide_run(const struct measurement *m, const char *heuristic);
 
-/* What --generate-conf writes: the kernel with the best standing (its
- * mean score, relative to each run's best, over this run and those of
- * PRIOR's runs that the new record keeps and that were confident), a tie
- * going to PRIOR's kernel, then to HEURISTIC's; but the prior (PRIOR's
- * kernel, else HEURISTIC's) stays unless the new winner led it in every
- * phase of this run.  PRIOR may be NULL (no section of the tuner's),
- * HEURISTIC too. */
+/* What --generate-conf writes: this run's best, a tie going to PRIOR's
+ * kernel, then to HEURISTIC's; but the prior (PRIOR's kernel, else
+ * HEURISTIC's) stays unless that pick is surely (at 95 %) more than the
+ * window ahead of it by this run's rounds.  PRIOR may be NULL (no
+ * section of the tuner's), HEURISTIC too. */
 struct choice decide(const struct measurement *m,
 		     const struct rc4_record_key *prior, const char *heuristic);
 

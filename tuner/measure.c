@@ -26,6 +26,12 @@
 #endif
 
 enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
+enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
+/* A kernel whose best round of the first pass is this far below the
+ * leader's worst, in every cell, leaves the race: beyond the tie window,
+ * and the most a later step may give up for another kernel (decide.c's
+ * family cost), so no kernel that could be chosen is dropped. */
+static const double RACE_CUT = 0.05;
 static const double SETTLE = 0.5;      /* share of the budget the rounds
 					* slices are sized for take */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
@@ -41,12 +47,49 @@ struct run {
 	double start, budget; /* the phases divide [start, start + budget) */
 	double deadline;
 	unsigned long *reps;  /* [kernel][cell] */
-	size_t *ok, nok;      /* the kernels that passed their self-test */
+	size_t *ok, nok;      /* the kernels that passed their self-test,
+			       * after the first pass the finalists */
+	int cur;              /* the phase of the round under way */
+	/* After the race's first pass: its table, where a round over every
+	 * kernel (ALL) at each later phase's start keeps the dropped
+	 * kernels' phases known, and its rounds' phases. */
+	bool raced, in_first;  /* IN_FIRST: such a round is under way */
+	double first_slice;    /* the first pass's slice length */
+	struct speed_table first;
+	unsigned char first_phase[SPEED_MAX_ROUNDS];
+	size_t *all, nall;
 };
 
 double (*measure_seam)(const struct trial *t, int phase, double slice);
 
-/* Rates and scores after the rounds so far (speed_row), and m->best. */
+/* Kernel I's rates, score and round scores from table T (speed_row), and
+ * its median round score in each phase (PHASE: each round's). */
+static void figures(struct run *r, const struct speed_table *t,
+		    const unsigned char *phase, size_t i)
+{
+	struct kresult *kr = &r->m->kr[i];
+	double *rs = &r->round_scores[i * SPEED_MAX_ROUNDS];
+	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
+	struct speed_row s;
+
+	speed_row(t, i, r->weight, &s, rs);
+	memcpy(kr->rate, s.rate, sizeof kr->rate);
+	kr->score = s.score;
+	kr->placed = s.placed;
+	kr->spread = s.spread;
+	kr->round_score = rs;
+	kr->rounds = t->rounds;
+	for (int p = 0; p < MEASURE_PHASES; p++) {
+		int n = 0;
+		for (int k = 0; k < t->rounds; k++)
+			if (phase[k] == p)
+				v[n++] = rs[k];
+		kr->phase[p] = n ? speed_median(v, n, tmp) : 0;
+	}
+}
+
+/* The figures of the kernels in the race after the rounds so far, and
+ * m->best, the highest score among them. */
 static void rank(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -54,37 +97,11 @@ static void rank(struct run *r)
 
 	for (size_t j = 0; j < r->nok; j++) {
 		size_t i = r->ok[j];
-		struct kresult *kr = &m->kr[i];
-		double *rs = &r->round_scores[i * SPEED_MAX_ROUNDS];
-		struct speed_row s;
-
-		speed_row(&r->t, i, r->weight, &s, rs);
-		memcpy(kr->rate, s.rate, sizeof kr->rate);
-		kr->score = s.score;
-		kr->placed = s.placed;
-		kr->spread = s.spread;
-		kr->round_score = rs;
-		if (best == m->n || kr->score > m->kr[best].score)
+		figures(r, &r->t, r->phase, i);
+		if (best == m->n || m->kr[i].score > m->kr[best].score)
 			best = i;
 	}
 	m->best = best;
-}
-
-/* Each kernel's median round score in each phase. */
-static void phases(struct run *r)
-{
-	struct measurement *m = r->m;
-	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
-
-	for (size_t j = 0; j < r->nok; j++)
-		for (int p = 0; p < MEASURE_PHASES; p++) {
-			size_t i = r->ok[j];
-			int n = 0;
-			for (int k = 0; k < m->rounds; k++)
-				if (r->phase[k] == p)
-					v[n++] = r->round_scores[i * SPEED_MAX_ROUNDS + k];
-			m->kr[i].phase[p] = n ? speed_median(v, n, tmp) : 0;
-		}
 }
 
 /* Position of K among the kernels of its kind. */
@@ -140,8 +157,10 @@ static int prepare(struct run *r)
 		malloc(m->n * SPEED_MAX_ROUNDS * sizeof *r->round_scores);
 	r->reps = malloc(m->n * nc * sizeof *r->reps);
 	r->ok = malloc(m->n * sizeof *r->ok);
+	r->all = malloc(m->n * sizeof *r->all);
 	if (speed_init(&r->t, m->n, r->ncells) != 0 ||
-	    r->round_scores == NULL || r->reps == NULL || r->ok == NULL) {
+	    r->round_scores == NULL || r->reps == NULL || r->ok == NULL ||
+	    r->all == NULL) {
 		perror("rc4tune");
 		return -1;
 	}
@@ -193,7 +212,8 @@ static double slice(void *ctx, size_t i, int c, int place)
 
 	if (measure_seam != NULL) {
 		struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
-		return measure_seam(&tr, r->phase[r->t.rounds], m->slice);
+		return measure_seam(&tr, r->cur,
+				    r->in_first ? r->first_slice : m->slice);
 	}
 	double t = run_kernel(r, i, c, place, n);
 	if (!m->hurried && timing_now() > r->deadline)
@@ -201,16 +221,29 @@ static double slice(void *ctx, size_t i, int c, int place)
 	return (double)n * units / (t > 0 ? t : 1e-9);
 }
 
-/* One round of the timing core over the kernels that passed, all in the
- * phase in which the round starts. */
-static void round_robin(struct run *r)
+/* The phase now. */
+static int phase_now(const struct run *r)
 {
 	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
 			  r->budget);
 
-	r->phase[r->t.rounds] = (unsigned char)(phase < MEASURE_PHASES - 1
-							? phase
-							: MEASURE_PHASES - 1);
+	return phase < MEASURE_PHASES - 1 ? phase : MEASURE_PHASES - 1;
+}
+
+/* One round of the timing core over the kernels in the race, all in the
+ * phase in which the round starts; after the first pass, a round over
+ * every kernel first where a phase begins. */
+static void round_robin(struct run *r)
+{
+	r->cur = phase_now(r);
+	if (r->raced && r->first.rounds < SPEED_MAX_ROUNDS &&
+	    r->first_phase[r->first.rounds - 1] != r->cur) {
+		r->first_phase[r->first.rounds] = (unsigned char)r->cur;
+		r->in_first = true;
+		speed_round(&r->first, r->all, r->nall, slice, r);
+		r->in_first = false;
+	}
+	r->phase[r->t.rounds] = (unsigned char)r->cur;
 	speed_round(&r->t, r->ok, r->nok, slice, r);
 	r->m->rounds = r->t.rounds;
 }
@@ -230,24 +263,110 @@ static void calibrate(struct run *r)
 	}
 }
 
+/* Slices that fit ROUNDS rounds of R's kernels in SETTLE of the time
+ * left, at least SHORTEST long, calibrated. */
+static void size_slices(struct run *r, double rounds, double shortest)
+{
+	double slice = (r->deadline - timing_now()) * SETTLE /
+		       (rounds * r->ncells * (double)r->nok);
+
+	r->m->slice = fmin(fmax(slice, fmax(shortest, MIN_SLICE)), MAX_SLICE);
+	calibrate(r);
+}
+
+/* Whether kernel I of R is clearly behind kernel L in every cell: its
+ * best round below L's worst by more than RACE_CUT. */
+static bool clearly_behind(const struct run *r, size_t i, size_t l)
+{
+	for (int c = 0; c < r->ncells; c++) {
+		double best = 0, worst = HUGE_VAL;
+		for (int k = 0; k < r->t.rounds; k++) {
+			best = fmax(best, *speed_sample(&r->t, i, c, k));
+			worst = fmin(worst, *speed_sample(&r->t, l, c, k));
+		}
+		if (best >= worst * (1 - RACE_CUT))
+			return false;
+	}
+	return true;
+}
+
+/* Whether batch kernel J may run keys wherever batch kernel I may: it
+ * fits every single-stream kernel's layout I fits (family.h), so that
+ * the kernels that fit the one chosen never lose J where I was. */
+static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
+{
+	const struct rc4k_info *s;
+
+	for (size_t n = 0; (s = rc4k_nth(RC4K_SINGLE, n)) != NULL; n++)
+		if (rc4k_misfit(i, rc4k_single(s)) == NULL &&
+		    rc4k_misfit(j, rc4k_single(s)) != NULL)
+			return false;
+	return true;
+}
+
+/* Whether kernel I of R leaves the race: clearly behind the leader, or,
+ * a batch kernel, clearly behind one that covers it. */
+static bool dropped(const struct run *r, size_t i)
+{
+	const struct measurement *m = r->m;
+
+	if (m->kind == RC4K_SINGLE)
+		return clearly_behind(r, i, m->best);
+	for (size_t j = 0; j < r->nall; j++)
+		if (r->all[j] != i && covers(m->kr[r->all[j]].k, m->kr[i].k) &&
+		    clearly_behind(r, i, r->all[j]))
+			return true;
+	return false;
+}
+
+/* After the first pass: the kernels that leave the race (dropped) keep
+ * its figures; the others, the finalists, are timed on from a new table
+ * with slices sized for them.  0, or -1 (out of memory). */
+static int final(struct run *r)
+{
+	struct measurement *m = r->m;
+	size_t n = 0;
+
+	memcpy(r->all, r->ok, r->nok * sizeof *r->ok);
+	r->nall = r->nok;
+	for (size_t j = 0; j < r->nall; j++)
+		if (!dropped(r, r->all[j]))
+			r->ok[n++] = r->all[j];
+	if (n == r->nok)
+		return 0;
+	r->nok = n;
+	r->raced = true;
+	r->first_slice = m->slice;
+	r->first = r->t;
+	memcpy(r->first_phase, r->phase, sizeof r->phase);
+	if (speed_init(&r->t, m->n, r->ncells) != 0) {
+		perror("rc4tune");
+		return -1;
+	}
+	m->rounds = 0;
+	/* many finalists: as many rounds as there would have been, not
+	 * shorter, noisier slices */
+	size_slices(r, FINAL_ROUNDS, r->first_slice);
+	return 0;
+}
+
 /* Rounds until the deadline, spread over its phases: a round that would
- * end past the deadline is not started. */
-static void rounds(struct run *r, double start, double deadline,
-		   measure_progress *progress)
+ * end past the deadline is not started.  A race: after the first pass
+ * (a round at each placement) only the finalists go on.
+ * 0, or -1 (out of memory). */
+static int rounds(struct run *r, double start, double deadline,
+		  measure_progress *progress)
 {
 	struct measurement *m = r->m;
 	struct timing_load mark;
-	double budget = deadline - start, now = timing_now();
+	double budget = deadline - start;
+	bool race = true;
 
 	r->start = start;
 	r->budget = budget > 0 ? budget : 1e-9;
-	double slice = (deadline - now) * SETTLE /
-		       (TARGET_ROUNDS * r->ncells * (double)r->nok);
-
 	timing_load_mark(&mark);
 	r->deadline = deadline;
-	m->slice = fmin(fmax(slice, MIN_SLICE), MAX_SLICE);
-	calibrate(r);
+	size_slices(r, TARGET_ROUNDS, 0);
 	m->deadline_at = budget;
 	for (double last = timing_now();;) {
 		m->last_round_at = last - start;
@@ -255,15 +374,26 @@ static void rounds(struct run *r, double start, double deadline,
 		/* the seam's runs take no CPU to share */
 		m->load = measure_seam ? 0 : timing_others_load(&mark);
 		rank(r);
-		now = timing_now();
-		double round_time = now - last;
+		double now = timing_now(), round_time = now - last;
 		last = now;
 		if (progress)
 			progress(m, now - start, budget);
 		if (m->rounds == SPEED_MAX_ROUNDS || now + round_time > deadline)
 			break;
+		if (race && m->rounds == SPEED_PLACES) {
+			race = false;
+			if (final(r) != 0)
+				return -1;
+		}
 	}
-	phases(r);
+	m->finalists = r->nok;
+	for (size_t j = 0; j < r->nok; j++)
+		m->kr[r->ok[j]].finalist = true;
+	m->first_pass = r->raced ? r->first.rounds : 0;
+	for (size_t j = 0; r->raced && j < r->nall; j++)
+		if (!m->kr[r->all[j]].finalist)
+			figures(r, &r->first, r->first_phase, r->all[j]);
+	return 0;
 }
 
 /* The TSC counts at a constant rate only where CPUID says it is invariant;
@@ -306,7 +436,8 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;
 	if (collect(m, names) == 0 && prepare(&r) == 0) {
-		rounds(&r, start, deadline, progress);
+		if (rounds(&r, start, deadline, progress) != 0)
+			goto out;
 		m->seconds = timing_now() - start;
 		m->cycle_clock = cycle_clock();
 		if (m->cycle_clock)
@@ -314,7 +445,11 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 				      m->seconds;
 		rc = 0;
 	}
+out:
 	speed_free(&r.t);
+	if (r.raced)
+		speed_free(&r.first);
+	free(r.all);
 	free(r.reps);
 	free(r.ok);
 	return rc;

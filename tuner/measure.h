@@ -81,6 +81,10 @@ struct kresult {
 				     * placement costs it (1: nothing) */
 	double phase[MEASURE_PHASES]; /* median round score in each phase
 				       * (0: the phase had no round) */
+	/* In the final (measure_run): timed to the end.  Else clearly
+	 * behind after the first pass, whose rounds its figures are. */
+	bool finalist;
+	int rounds;                 /* its rounds: round_score[0 .. rounds) */
 };
 
 struct measurement {
@@ -90,7 +94,10 @@ struct measurement {
 	struct kresult *kr;         /* one per kernel measured */
 	size_t n;
 	const struct rc4k *one;     /* the single-stream kernel serial ran */
-	int rounds;
+	int rounds;                 /* the finalists' */
+	size_t finalists;           /* kernels in the final */
+	int first_pass;             /* rounds of the pass over every kernel
+				     * (0: no race, every kernel to the end) */
 	double slice;               /* seconds per timed slice */
 	double seconds;             /* wall time spent, self-tests included */
 	/* The deadline, and when the last round began (the clock read that
@@ -113,7 +120,10 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
 			      double budget);
 
 /* Self-test, then time the kernels of KIND named NAMES (NULL: every one
- * in the registry; else names rc4k_find knows) until DEADLINE (on
+ * in the registry; else names rc4k_find knows) as a race: a pass of
+ * SPEED_PLACES rounds over every kernel, then the rest of the rounds over
+ * the finalists, those not clearly behind the leader in any cell; until
+ * DEADLINE (on
  * timing_now()'s clock), which holds whatever the load: rounds that would
  * not end before it are not started, and once it has passed the slices of
  * the round under way are cut short.  ONE is the single-stream kernel

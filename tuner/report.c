@@ -95,6 +95,12 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		b->describe[m->workload]);
 	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
 		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
+	if (m->first_pass > 0)
+		fprintf(f, "%sa race: %d rounds of every %s, then %zu in "
+			   "the final, %d rounds each (the others clearly "
+			   "behind)\n",
+			prefix, m->first_pass, rc4k_kinds[m->kind].what,
+			m->finalists, m->rounds);
 	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
 		   "each kernel's figures at its slowest\n",
 		prefix, SPEED_PLACES);
@@ -181,6 +187,8 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 			if (!b->cells[c].bytes)
 				fprintf(f, ", \"keys_per_second\": %.6g",
 					r->rate[c]);
+		fprintf(f, ", \"rounds\": %d, \"finalist\": %s", r->rounds,
+			r->finalist ? "true" : "false");
 		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
 			   "\"spread\": %.4f, \"placed\": %.4f",
 			r->score, decide_ratio(m, ch, r), r->spread, r->placed);
@@ -205,6 +213,8 @@ static void json_members(FILE *f, const char *in, const struct measurement *m,
 	fprintf(f, ",\n%s\"placements\": %d,\n%s\"serial_runs\": ", in,
 		SPEED_PLACES, in);
 	json_string_or_null(f, serial_runs(m));
+	fprintf(f, ",\n%s\"first_pass_rounds\": %d,\n%s\"finalists\": %zu",
+		in, m->first_pass, in, m->finalists);
 	fprintf(f, ",\n%s\"rounds\": %d,\n%s\"slice_seconds\": %.6g,\n"
 		   "%s\"seconds\": %.3f,\n%s\"deadline_seconds\": %.3f,\n"
 		   "%s\"last_round_seconds\": %.3f,\n%s\"noise\": %.4f,\n"

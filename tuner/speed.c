@@ -126,7 +126,7 @@ double speed_spread(const double *v, int n)
 
 	for (int k = 0; k < n; k++)
 		dev[k] = fabs(v[k] - mid);
-	return 1.4826 * speed_median(dev, n, tmp) / mid;
+	return SPEED_SD_PER_MAD * speed_median(dev, n, tmp) / mid;
 }
 
 /* The median of ROW's samples in CELL at each placement, into S->at, and
@@ -159,7 +159,7 @@ static double within(const struct speed_table *t, size_t row, int cell,
 			dev[n++] = fabs(*speed_sample(t, row, cell, j) /
 						s->at[t->place[j]] -
 					1);
-	return n ? 1.4826 * speed_median(dev, n, tmp) : 0;
+	return n ? SPEED_SD_PER_MAD * speed_median(dev, n, tmp) : 0;
 }
 
 void speed_of(const struct speed_table *t, size_t row, int cell,
@@ -177,7 +177,7 @@ void speed_of(const struct speed_table *t, size_t row, int cell,
 	double worst = s->all;
 	for (int p = 0; p < SPEED_PLACES; p++)
 		if (k[p] > 0)
-			worst = fmin(worst, s->at[p] * (1 + 2 * 1.2533 *
+			worst = fmin(worst, s->at[p] * (1 + 2 * SPEED_MEDIAN_SE *
 							       s->spread /
 							       sqrt(k[p])));
 	for (int j = 0; j < n; j++)

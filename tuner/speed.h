@@ -109,6 +109,12 @@ typedef double speed_run(void *ctx, size_t row, int cell, int place,
 unsigned long speed_calibrate(speed_run *run, void *ctx, size_t row,
 			      int cell, double secs);
 
+/* A normal sample's standard deviation over its median absolute
+ * deviation, and the standard error of a median over that of a mean
+ * (sqrt(pi / 2)): the statistics' constants, named once. */
+#define SPEED_SD_PER_MAD 1.4826
+#define SPEED_MEDIAN_SE 1.2533
+
 /* Median of V[0..n); sorts a copy in TMP. */
 double speed_median(const double *v, int n, double *tmp);
 
