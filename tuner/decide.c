@@ -315,10 +315,10 @@ struct choice decide(const struct measurement *m,
 
 /* A single-stream kernel may cost this much of the chosen one's score to
  * give the batch calls its layout's lanes: what a CPU rule may cost
- * (tests/test_rules.py holds a model's rule to 0.95 of the best).  On
- * Rocket Lake the 8-bit and 64-bit rings ranked 0.958-1.00 of each other
- * from run to run; with the tie window's 3 % as the cap, two fresh runs in
- * ten wrote the 64-bit one and 0.6 of the 8-bit lanes' keys/s. */
+ * (tests/test_rules.py holds a model's rule to 0.95 of the best).  The
+ * tie window's 3 % as the cap let rings of two layouts that rank within
+ * 5 % of each other from run to run write the one without fast lanes
+ * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
 /* The best score among BATCH's kernels that fit ONE's family, over the
