@@ -726,8 +726,15 @@ START_TEST(test_first_binding)
 		pid_t pid = fork();
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0) {
+			/* a cross build's program runs under its emulator */
+			const char *emu = getenv("TEST_EMULATOR");
 			setenv("RC4TUNE_KERNEL", name, 1);
-			execl(self, self, "--first-binding", (char *)NULL);
+			if (emu != NULL && *emu != '\0')
+				execl(emu, emu, self, "--first-binding",
+				      (char *)NULL);
+			else
+				execl(self, self, "--first-binding",
+				      (char *)NULL);
 			_exit(98);
 		}
 		int st;
