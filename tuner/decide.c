@@ -94,6 +94,21 @@ static void pick(const struct measurement *m, struct choice *c,
  * their round scores cancels what hit both (frequency, a neighbour's
  * load).  The standard error of its median is about 1.25 sd / sqrt(n);
  * twice that is the noise, and the tie window. */
+/* The ratios of kernel A's round scores over kernel B's in M, into RATIO
+ * (M->rounds of room), over the rounds that timed both (a round cut short
+ * at the deadline may have timed neither); how many. */
+static int paired(const struct measurement *m, size_t a, size_t b,
+		  double *ratio)
+{
+	int n = 0;
+
+	for (int k = 0; k < m->rounds; k++)
+		if (m->kr[a].round_score[k] > 0 && m->kr[b].round_score[k] > 0)
+			ratio[n++] = m->kr[a].round_score[k] /
+				     m->kr[b].round_score[k];
+	return n;
+}
+
 static void noise(const struct measurement *m, struct choice *c)
 {
 	size_t second = m->n;
@@ -107,11 +122,10 @@ static void noise(const struct measurement *m, struct choice *c)
 	c->gap = 1;
 	if (second != m->n && n > 0) {
 		double ratio[n];
-		for (int k = 0; k < n; k++)
-			ratio[k] = m->kr[m->best].round_score[k] /
-				   m->kr[second].round_score[k];
-		c->noise = 2 * SPEED_MEDIAN_SE * speed_spread(ratio, n) /
-			   sqrt(n);
+		n = paired(m, m->best, second, ratio);
+		if (n > 0)
+			c->noise = 2 * SPEED_MEDIAN_SE *
+				   speed_spread(ratio, n) / sqrt(n);
 		c->gap = 1 - m->kr[second].score / m->kr[m->best].score;
 	}
 	c->window = fmin(fmax(c->noise, TIE_FLOOR), TIE_CAP);
@@ -163,17 +177,15 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The lower CONFIDENCE bound of the median of kernel A's score over
- * kernel B's, round by round in M (both timed in every round); 0 when
+ * kernel B's, round by round in M (the rounds that timed both); 0 when
  * the rounds are too few for one. */
 static double bound(const struct measurement *m, size_t a, size_t b)
 {
-	int n = m->rounds, j = sign_rank(n);
+	double ratio[m->rounds > 0 ? m->rounds : 1];
+	int n = paired(m, a, b, ratio), j = sign_rank(n);
 
 	if (j == 0)
 		return 0;
-	double ratio[n];
-	for (int k = 0; k < n; k++)
-		ratio[k] = m->kr[a].round_score[k] / m->kr[b].round_score[k];
 	qsort(ratio, (size_t)n, sizeof ratio[0], by_value);
 	return ratio[j - 1];
 }
