@@ -15,22 +15,22 @@
 
 const struct rc4_key_info rc4_keys[RC4_KEYS] = {
 	[RC4_KEY_KERNEL] = { "kernel", RC4_ROLE_KERNEL, KIND(RC4K_SINGLE),
-			     RC4_KEY_NONE, RC4_KEY_NONE, 1 },
+			     RC4_KEY_NONE, RC4_KEY_NONE },
 	[RC4_KEY_SET_KEYS] = { "set_keys_kernel", RC4_ROLE_KERNEL,
 			       KIND(RC4K_SET_KEYS), RC4_KEY_NONE,
-			       RC4_KEY_NONE, 1 },
+			       RC4_KEY_NONE },
 	[RC4_KEY_CRYPT_MANY] = { "crypt_many_kernel", RC4_ROLE_KERNEL,
 				 KIND(RC4K_CRYPT_MANY), RC4_KEY_NONE,
-				 RC4_KEY_NONE, 1 },
+				 RC4_KEY_NONE },
 	[RC4_KEY_BATCH] = { "batch_kernel", RC4_ROLE_STAND_IN,
 			    KIND(RC4K_SET_KEYS) | KIND(RC4K_CRYPT_MANY),
-			    RC4_KEY_NONE, RC4_KEY_NONE, 0 },
+			    RC4_KEY_NONE, RC4_KEY_NONE },
 	[RC4_KEY_SHORT_KERNEL] = { "short_kernel", RC4_ROLE_SHORT,
 				   KIND(RC4K_SINGLE), RC4_KEY_KERNEL,
-				   RC4_KEY_SHORT_BELOW, 2 },
+				   RC4_KEY_SHORT_BELOW },
 	[RC4_KEY_SHORT_BELOW] = { "short_below", RC4_ROLE_BYTES,
 				  KIND(RC4K_SINGLE), RC4_KEY_KERNEL,
-				  RC4_KEY_SHORT_KERNEL, 2 },
+				  RC4_KEY_SHORT_KERNEL },
 };
 _Static_assert(RC4_KEY_KERNEL == (int)RC4K_SINGLE &&
 		       RC4_KEY_SET_KEYS == (int)RC4K_SET_KEYS &&

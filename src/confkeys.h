@@ -46,9 +46,6 @@ struct rc4_key_info {
 	enum rc4_key needs;
 	/* The key that must come with it, or RC4_KEY_NONE. */
 	enum rc4_key pair;
-	/* Written by the tuner in sections of this format version or later
-	 * (0: not written, read only). */
-	int since;
 };
 
 extern const struct rc4_key_info rc4_keys[RC4_KEYS];
