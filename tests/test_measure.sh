@@ -117,8 +117,9 @@ tune "$A=100,100,100 $B=97.5,97.5,97.5 char-8lane/set_keys=300,300,300"
 [ $rc -eq 0 ] && [ "$(val kernel)" = "$B" ] &&
 	[ "$(val set_keys_kernel)" = char-8lane ] &&
 	grep -q "family: $B (0.975 of $A)" "$tmp/c.conf" &&
+	[ "$(grep -c "^; serial: $B key by key" "$tmp/c.conf")" -eq 2 ] &&
 	case $(val crypt_many_kernel) in serial | char-*) : ;; *) false ;; esac &&
-	ok "family: $B at 0.975 of $A, for char-8lane's keys: $B and char-8lane written" ||
+	ok "family: $B at 0.975 of $A, for char-8lane's keys: $B and char-8lane written, serial timed again on $B" ||
 	{ fail "family: the 8-bit family's lanes did not move the kernel"; show; }
 # the same at 0.90: past the 5 %, too dear for the single stream; set_keys is then
 # chosen within int-4x's family (its lanes at 1: serial)

@@ -113,6 +113,10 @@ tune "$A=99,99,99 $B=100,100,100"
 	grep -m1 '^;@ history key=kernel ' "$tmp/c.conf" | grep -q "scores=$B:1.000,$A:0.990," &&
 	ok "a prior within the window of the best stays; the run joins the history" ||
 	{ fail "prior within the window"; show; }
+# the batch calls' serial was timed on the kernel written, not on B
+[ "$(grep -c "^; serial: $A key by key" "$tmp/c.conf")" -eq 2 ] &&
+	ok "serial timed on the prior kept ($A), the kernel written" ||
+	{ fail "serial not on the kernel written"; grep '^; serial' "$tmp/c.conf"; }
 
 # --json tells the kernel written from this run's winner
 tuned "$A" "$A:1.000,$B:0.990"

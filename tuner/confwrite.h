@@ -72,7 +72,9 @@ void confwrite_unlock(struct confwrite *w);
 
 /* The file's bytes now, *OLD (NUL-terminated, W's until the next read or
  * the unlock; "" with *LEN 0 where there is no file yet, or a device or a
- * pipe), kept for confwrite_replace: 0, or -1 after saying why. */
+ * pipe), kept for confwrite_replace: 0, or -1 after saying why.  Without
+ * the lock, a look at one version of the file (each replaces it whole),
+ * let go by confwrite_unlock. */
 int confwrite_read(struct confwrite *w, const char **old, size_t *len);
 
 /* TEXT (LEN bytes) in place of the file confwrite_read read.  A text the

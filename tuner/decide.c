@@ -333,8 +333,21 @@ struct choice decide(const struct measurement *m,
  * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
+/* Why batch kernel R of BATCH may not run the keys of single-stream
+ * kernel ONE, or NULL: another layout (rc4k_misfit), or serial timed on
+ * another single-stream kernel than ONE (its figures are that kernel's). */
+static const char *misfit(const struct measurement *batch,
+			  const struct kresult *r, const struct rc4k *one)
+{
+	if (r->k->width == 0 && batch->one != NULL && batch->one != one)
+		return "timed on another single-stream kernel";
+	return rc4k_misfit(r->k, one);
+}
+
 /* The best score among BATCH's kernels that fit ONE's family, over the
- * best of all: what the batch call keeps with keys of ONE's layout. */
+ * best of all: what the batch call keeps with keys of ONE's layout.
+ * Serial counts for every family, on the figures of the kernel it ran: a
+ * step to another family times the batch calls again (tune.c). */
 static double kept(const struct measurement *batch, const struct rc4k *one)
 {
 	double fit = 0, all = 0;
@@ -348,6 +361,38 @@ static double kept(const struct measurement *batch, const struct rc4k *one)
 			fit = fmax(fit, r->score);
 	}
 	return all > 0 ? fit / all : 1;
+}
+
+/* M as the keys of single-stream kernel ONE see it (a batch kind), into
+ * OUT: the same results, those that may not run ONE's keys (misfit)
+ * KERNEL_MISFIT, the best among the rest.  0, or -1 after saying why
+ * (out of memory; no kernel fits); either way measure_free(OUT)
+ * afterwards, before M's. */
+static int fitting(const struct measurement *m, const struct rc4k *one,
+		   struct measurement *out)
+{
+	*out = *m;
+	out->round_scores = NULL; /* M's, which OUT's results point into */
+	out->kr = malloc((m->n ? m->n : 1) * sizeof *m->kr);
+	if (out->kr == NULL) {
+		perror("rc4tune");
+		return -1;
+	}
+	out->best = m->n;
+	for (size_t i = 0; i < m->n; i++) {
+		struct kresult *r = &out->kr[i];
+		*r = m->kr[i];
+		if (r->status == KERNEL_OK && misfit(m, r, one) != NULL)
+			r->status = KERNEL_MISFIT;
+		if (r->status == KERNEL_OK &&
+		    (out->best == m->n || r->score > out->kr[out->best].score))
+			out->best = i;
+	}
+	if (out->best < m->n)
+		return 0;
+	fprintf(stderr, "rc4tune: no %s fits kernel %s\n",
+		rc4k_kinds[m->kind].what, one->info.name);
+	return -1;
 }
 
 /* What the three calls keep of their best with single-stream kernel R
@@ -497,31 +542,89 @@ void decide_split(const struct measurement *m, struct choice *c,
 	c->kernel = s->lng;
 }
 
+/* D's single kind from M: decide against PRIOR, then the family step
+ * with the batch kinds' figures (GOT, NULL: not measured yet), then the
+ * split.  The kernel chosen. */
+static const struct rc4k *decide_single(struct decision *d,
+					const struct measurement *m,
+					const struct rc4_record_key *prior,
+					const char *heuristic,
+					const struct measurement *const *got)
+{
+	struct choice *c = &d->choice[RC4K_SINGLE];
+
+	d->use[RC4K_SINGLE] = m;
+	*c = decide(m, prior, heuristic);
+	if (got != NULL)
+		decide_family(m, c, got[RC4K_SET_KEYS], got[RC4K_CRYPT_MANY]);
+	decide_split(m, c, &d->split);
+	return rc4k_single(m->kr[c->kernel].k);
+}
+
+const struct rc4k *decide_serial(const struct measurement *const *got,
+				 const struct rc4_record *prior,
+				 const char *heuristic, bool batch)
+{
+	struct decision d = { 0 };
+
+	return decide_single(&d, got[RC4K_SINGLE],
+			     prior ? &prior->key[RC4K_SINGLE] : NULL, heuristic,
+			     batch ? got : NULL);
+}
+
+/* D's batch kind K from ALL, as the keys of ONE see it: decided against
+ * PRIOR's key, or (RUN) this run alone.  The note names serial where it
+ * ran another single-stream kernel than ONE, and was left out. */
+static int decide_batch(struct decision *d, int k,
+			const struct measurement *all, const struct rc4k *one,
+			const struct rc4_record *prior, const char *heuristic,
+			bool run)
+{
+	measure_free(&d->fit[k]);
+	if (fitting(all, one, &d->fit[k]) != 0)
+		return -1;
+	d->use[k] = &d->fit[k];
+	d->choice[k] = run ? decide_run(d->use[k], heuristic)
+			   : decide(d->use[k], prior ? &prior->key[k] : NULL,
+				    heuristic);
+	for (size_t i = 0; i < all->n; i++)
+		if (all->kr[i].status == KERNEL_OK && all->kr[i].k->width == 0 &&
+		    d->fit[k].kr[i].status == KERNEL_MISFIT)
+			snprintf(d->choice[k].note, sizeof d->choice[k].note,
+				 "%s left out: timed on %s, not on %s",
+				 all->kr[i].k->name, all->one->info.name,
+				 one->info.name);
+	return 0;
+}
+
 int decide_calls(struct decision *d, const struct measurement *const *got,
-		 const struct measurement *all, const struct rc4_record *prior,
-		 const char *const *heuristic, const struct rc4k *one)
+		 const struct rc4_record *prior, const char *const *heuristic,
+		 const struct rc4k *one)
 {
 	d->split = (struct split){ 0 };
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		d->use[k] = got[k];
-		if (got[k] == NULL)
-			continue;
-		if (k != RC4K_SINGLE) {
-			measure_free(&d->fit[k]);
-			if (measure_fitting(&all[k], one, &d->fit[k]) != 0)
-				return -1;
-			d->use[k] = &d->fit[k];
-		}
-		d->choice[k] = decide(d->use[k], prior ? &prior->key[k] : NULL,
-				      heuristic[k]);
-		if (k != RC4K_SINGLE)
-			continue;
-		decide_family(d->use[k], &d->choice[k],
-			      got[RC4K_SET_KEYS] ? &all[RC4K_SET_KEYS] : NULL,
-			      got[RC4K_CRYPT_MANY] ? &all[RC4K_CRYPT_MANY] : NULL);
-		decide_split(d->use[k], &d->choice[k], &d->split);
-		one = rc4k_single(d->use[k]->kr[d->choice[k].kernel].k);
+	if (got[RC4K_SINGLE] != NULL)
+		one = decide_single(d, got[RC4K_SINGLE],
+				    prior ? &prior->key[RC4K_SINGLE] : NULL,
+				    heuristic[RC4K_SINGLE], got);
+	for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
+		if (got[k] != NULL && decide_batch(d, k, got[k], one, prior,
+						   heuristic[k], false) != 0)
+			return -1;
+	return 0;
+}
+
+int decide_runs(struct decision *d, const struct measurement *const *got,
+		const char *const *heuristic)
+{
+	if (got[RC4K_SINGLE] != NULL) {
+		d->use[RC4K_SINGLE] = got[RC4K_SINGLE];
+		d->choice[RC4K_SINGLE] =
+			decide_run(got[RC4K_SINGLE], heuristic[RC4K_SINGLE]);
 	}
+	for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
+		if (got[k] != NULL && decide_batch(d, k, got[k], got[k]->one,
+						   NULL, heuristic[k], true) != 0)
+			return -1;
 	return 0;
 }
 

@@ -78,27 +78,45 @@ struct split {
 void decide_split(const struct measurement *m, struct choice *c,
 		  struct split *s);
 
-/* What one pass of --generate-conf writes, for the three calls at once:
- * each choice and the figures it was made from. */
+/* What one pass of --generate-conf writes, for the three calls at once,
+ * or what --speed's tables show: each choice and the figures it was made
+ * from. */
 struct decision {
 	/* Per kind (NULL: not measured): the single kind's measurement; a
-	 * batch kind's as the written kernel's keys see it (FIT, from
-	 * measure_fitting: of another family, never chosen). */
+	 * batch kind's as the keys of the single-stream kernel chosen see it
+	 * (FIT: kernels of another family, and serial where it ran another
+	 * single-stream kernel, KERNEL_MISFIT, never chosen). */
 	const struct measurement *use[RC4K_KINDS];
 	struct measurement fit[RC4K_KINDS];
 	struct choice choice[RC4K_KINDS];
 	struct split split; /* the single kind's, made after decide_family */
 };
 
-/* D for the kinds measured (GOT[k] not NULL; ALL[k] every kernel's
- * figures) against PRIOR (the section's record, or NULL): the single kind
- * by decide, then decide_family and decide_split, then each batch kind by decide among the
- * kernels that fit the kernel chosen (ONE where the single kind is not
- * measured).  0, or -1 after saying why (out of memory); either way
- * decide_free(D) afterwards. */
+/* The single-stream kernel that decide_calls would choose from GOT (the
+ * single kind measured) against PRIOR (NULL: none): without the batch
+ * kinds' figures (BATCH false: not yet measured, so no decide_family), or
+ * with them.  The kernel whose keys serial is timed with, so that the
+ * figures are the written kernel's. */
+const struct rc4k *decide_serial(const struct measurement *const *got,
+				 const struct rc4_record *prior,
+				 const char *heuristic, bool batch);
+
+/* D for the kinds measured (GOT[k] not NULL: every kernel's figures)
+ * against PRIOR (the section's record, or NULL): the single kind by
+ * decide, then decide_family and decide_split, then each batch kind by
+ * decide among the kernels that may run the keys of the kernel chosen
+ * (ONE where the single kind is not measured).  0, or -1 after saying
+ * why (out of memory; no batch kernel fits); either way decide_free(D)
+ * afterwards. */
 int decide_calls(struct decision *d, const struct measurement *const *got,
-		 const struct measurement *all, const struct rc4_record *prior,
-		 const char *const *heuristic, const struct rc4k *one);
+		 const struct rc4_record *prior, const char *const *heuristic,
+		 const struct rc4k *one);
+
+/* D as this run alone makes it (--speed, and the tables beside what was
+ * written): each kind by decide_run, a batch kind among the kernels that
+ * may run the keys of the kernel its serial ran.  As decide_calls. */
+int decide_runs(struct decision *d, const struct measurement *const *got,
+		const char *const *heuristic);
 
 void decide_free(struct decision *d);
 

@@ -455,33 +455,6 @@ out:
 	return rc;
 }
 
-int measure_fitting(const struct measurement *m, const struct rc4k *one,
-		    struct measurement *out)
-{
-	*out = *m;
-	out->round_scores = NULL; /* M's, which OUT's results point into */
-	out->kr = malloc((m->n ? m->n : 1) * sizeof *m->kr);
-	if (out->kr == NULL) {
-		perror("rc4tune");
-		return -1;
-	}
-	out->best = m->n;
-	for (size_t i = 0; i < m->n; i++) {
-		struct kresult *r = &out->kr[i];
-		*r = m->kr[i];
-		if (r->status == KERNEL_OK && rc4k_misfit(r->k, one) != NULL)
-			r->status = KERNEL_MISFIT;
-		if (r->status == KERNEL_OK &&
-		    (out->best == m->n || r->score > out->kr[out->best].score))
-			out->best = i;
-	}
-	if (out->best < m->n)
-		return 0;
-	fprintf(stderr, "rc4tune: no %s fits kernel %s\n",
-		rc4k_kinds[m->kind].what, one->info.name);
-	return -1;
-}
-
 void measure_free(struct measurement *m)
 {
 	free(m->kr);

@@ -59,8 +59,8 @@ struct bench {
 
 extern const struct bench measure_benches[RC4K_KINDS];
 
-/* KERNEL_MISFIT: a batch kernel of another family than the single-stream
- * kernel whose keys it would run (family.h; measure_fitting): timed and
+/* KERNEL_MISFIT: a batch kernel that may not run the keys of the
+ * single-stream kernel chosen (decide.h, struct decision): timed and
  * reported, never chosen. */
 enum kstatus { KERNEL_OK, KERNEL_UNUSABLE, KERNEL_FAILED, KERNEL_MISFIT };
 
@@ -134,13 +134,6 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
 		const struct rc4k *one, measure_progress *progress);
-
-/* M as the keys of single-stream kernel ONE see it (a batch kind): the
- * same results, those of another family (rc4k_misfit) KERNEL_MISFIT, the
- * best among the rest.  0, or -1 after saying why (out of memory; no
- * kernel fits); either way measure_free(OUT) afterwards, before M's. */
-int measure_fitting(const struct measurement *m, const struct rc4k *one,
-		    struct measurement *out);
 
 void measure_free(struct measurement *m);
 

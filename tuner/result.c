@@ -170,7 +170,7 @@ static char *section_text(const struct result *t, const struct rc4_record *prior
 	for (int k = 0; k < RC4K_KINDS; k++)
 		notes[k] = t->dec.choice[k].note;
 	if (f != NULL) {
-		report_comment(f, t->got, t->run, notes);
+		report_comment(f, t->run->use, t->run->choice, notes);
 		if (rc4_memstream_close(f) == 0 && comment != NULL) {
 			make_record(t, prior, &r);
 			text = rc4_section_build(t->section, &r, comment, NULL);
@@ -222,11 +222,23 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	return true;
 }
 
+const struct rc4_record *result_prior(const char *old, size_t len,
+				      const char *section,
+				      struct rc4_section *sec,
+				      struct rc4_section *theirs)
+{
+	int found = rc4_section_find(old, len, section, sec, theirs);
+
+	return found && sec->record.owner == RC4_OWNER_TUNER ? &sec->record
+							     : NULL;
+}
+
 char *result_text(struct result *t, const char *old, size_t len,
 		  size_t *outlen, bool *err)
 {
 	struct rc4_section sec, theirs;
-	int found = rc4_section_find(old, len, t->section, &sec, &theirs);
+	const struct rc4_record *mine =
+		result_prior(old, len, t->section, &sec, &theirs);
 
 	t->kept = NULL;
 	t->kept_surer = false;
@@ -236,11 +248,7 @@ char *result_text(struct result *t, const char *old, size_t len,
 		t->kept_line = theirs.line;
 		return NULL;
 	}
-	const struct rc4_record *mine =
-		found && sec.record.owner == RC4_OWNER_TUNER ? &sec.record
-							     : NULL;
-	if (decide_calls(&t->dec, t->got, t->measured, mine, t->heuristic,
-			 t->one) != 0) {
+	if (decide_calls(&t->dec, t->got, mine, t->heuristic, t->one) != 0) {
 		*err = true;
 		return NULL;
 	}

@@ -20,10 +20,10 @@ struct result {
 	const char *section; /* this CPU's */
 	const char *path;    /* the config, as the library reads it */
 	char at[RC4_RECORD_TIME_MAX]; /* when the record says it was written */
-	const struct measurement *const *got; /* per kind; NULL: not measured */
-	const struct measurement *measured;   /* per kind: every kernel's */
-	const struct choice *run;             /* per kind: this run's choice */
-	const char *const *heuristic;         /* per kind: the rule's kernel */
+	/* Per kind, every kernel's figures (NULL: not measured). */
+	const struct measurement *const *got;
+	const struct decision *run;   /* this run alone: its tables */
+	const char *const *heuristic; /* per kind: the rule's kernel */
 	/* The single-stream kernel whose keys the batch kinds run, when the
 	 * single kind is not measured. */
 	const struct rc4k *one;
@@ -41,6 +41,14 @@ struct result {
 	const char *text;
 	size_t text_len;
 };
+
+/* SECTION's section of the file OLD (LEN bytes) as the tuner's prior, in
+ * *SEC: its record when the tuner wrote it, else NULL (none, or a
+ * person's; THEIRS: a person's duplicate, its line 0 if none). */
+const struct rc4_record *result_prior(const char *old, size_t len,
+				      const char *section,
+				      struct rc4_section *sec,
+				      struct rc4_section *theirs);
 
 /* The file OLD (LEN bytes) with this run's section: decided (every key
  * at once, decide_calls, weighed with the section's record), built and

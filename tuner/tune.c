@@ -20,19 +20,22 @@
 #include "timing.h"
 #include "tune.h"
 
-/* One action's measurements: got[kind] is &m[kind] (a batch kind: &fit[kind])
- * when measured. */
+/* One action's measurements: got[kind] is &m[kind] when measured. */
 struct tuning {
 	const struct tune_opts *o;
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
+	/* --generate-conf: this CPU's section as the file held it before
+	 * measuring, and its record when the tuner's (the prior; NULL:
+	 * none), which the single-stream kernel serial runs follows */
+	bool writes;
+	struct rc4_section before;
+	const struct rc4_record *prior;
 	struct measurement m[RC4K_KINDS];
-	/* the batch kinds' as the run's single-stream kernel's keys see them
-	 * (measure_fitting) */
-	struct measurement fit[RC4K_KINDS];
 	const struct measurement *got[RC4K_KINDS];
-	struct choice run[RC4K_KINDS]; /* this run's, for the tables */
+	const struct rc4k *serial; /* the single-stream kernel serial runs */
+	struct decision run; /* this run alone, for the tables */
 	struct result res; /* what --generate-conf made of them */
 	const char **names; /* --speed KERNEL..., those of one kind */
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
@@ -51,30 +54,67 @@ static bool names_of(struct tuning *t, enum rc4k_kind kind)
 	return n > 0;
 }
 
-/* The single-stream kernel that serial runs: the one this run chose, or
- * where the single kind was not measured the CPU rules' (never the
- * config's or the environment's: the figures are this CPU's). */
-static const struct rc4k *serial_one(const struct tuning *t)
+/* The single-stream kernel that serial runs: the one --generate-conf will
+ * write (decide.h, decide_serial; BATCH: weighing the batch kinds'
+ * figures too), or this run's choice for --speed; where the single kind
+ * was not measured the CPU rules' (never the config's or the
+ * environment's: the figures are this CPU's). */
+static const struct rc4k *serial_one(const struct tuning *t, bool batch)
 {
-	if (t->got[RC4K_SINGLE] != NULL)
-		return rc4k_single(
-			t->m[RC4K_SINGLE].kr[t->run[RC4K_SINGLE].kernel].k);
-	const struct rc4k_info *h = rc4_key_kernel(
-		RC4K_SINGLE, t->heuristic[RC4K_SINGLE], NULL, true, NULL, NULL);
-	return rc4k_single(h ? h : rc4k_kinds[RC4K_SINGLE].fallback);
+	const struct measurement *m = t->got[RC4K_SINGLE];
+	const char *h = t->heuristic[RC4K_SINGLE];
+
+	if (m != NULL && t->writes)
+		return decide_serial(t->got, t->prior, h, batch);
+	if (m != NULL)
+		return rc4k_single(m->kr[decide_run(m, h).kernel].k);
+	const struct rc4k_info *i =
+		rc4_key_kernel(RC4K_SINGLE, h, NULL, true, NULL, NULL);
+	return rc4k_single(i ? i : rc4k_kinds[RC4K_SINGLE].fallback);
+}
+
+/* Measure KIND (all kernels, or those named: USE) for its share of the
+ * budget (of SHARES in all) after *DEADLINE, which it moves on: a batch
+ * kind with serial on T->serial.  Its rule's kernel too, measured or
+ * not. */
+static void measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
+			 double *deadline, double shares)
+{
+	const struct tune_opts *o = t->o;
+	bool show = !o->quiet && isatty(STDERR_FILENO);
+	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
+	const struct rc4k *one = kind == RC4K_SINGLE ? NULL : t->serial;
+	const struct rc4k_info *h = rc4_heuristic_walk(
+		kind, one, cpu, true, rc4k_find, NULL, NULL, NULL);
+
+	t->heuristic[kind] = h ? h->name : NULL;
+	t->got[kind] = NULL;
+	measure_free(&t->m[kind]);
+	if (!use)
+		return;
+	if (o->kernels)
+		names_of(t, kind);
+	*deadline += o->budget * measure_benches[kind].share / shares;
+	if (measure_run(&t->m[kind], kind, o->kernels ? t->names : NULL,
+			o->workload, *deadline, one,
+			show ? report_progress : NULL) == 0)
+		t->got[kind] = &t->m[kind];
+	if (show)
+		report_progress_end();
 }
 
 /* Measure each kind (all kernels, or those named) for its share of the
  * budget, which is wall-clock time from here, with a progress line when a
- * person watches stderr, and make this run's choice of each (a tie goes to
- * the heuristic's kernel, so two runs choose the same one).  Returns 0
- * when any kind was measured. */
+ * person watches stderr: the single kind, then the batch kinds with
+ * serial on the kernel it will write; and again where their figures move
+ * that kernel to another family (decide_family), on that one.  Then this
+ * run's choice of each (a tie goes to the heuristic's kernel, so two runs
+ * choose the same one).  Returns 0 when any kind was measured. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
-	bool show = !o->quiet && isatty(STDERR_FILENO), use[RC4K_KINDS];
-	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
 	double shares = 0, deadline = timing_now();
+	bool use[RC4K_KINDS];
 	size_t n = 0;
 
 	while (o->kernels && o->kernels[n])
@@ -88,34 +128,19 @@ static int measure_all(struct tuning *t)
 		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
 		shares += use[k] ? measure_benches[k].share : 0;
 	}
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		enum rc4k_kind kind = (enum rc4k_kind)k;
-		/* the batch kinds after the single kind: they run its keys */
-		const struct rc4k *one = k == RC4K_SINGLE ? NULL : serial_one(t);
-		const struct rc4k_info *h = rc4_heuristic_walk(
-			kind, one, cpu, true, rc4k_find, NULL, NULL, NULL);
-		t->heuristic[k] = h ? h->name : NULL;
-		if (!use[k])
-			continue;
-		if (o->kernels)
-			names_of(t, kind);
-		deadline += o->budget * measure_benches[k].share / shares;
-		int r = measure_run(&t->m[k], kind, o->kernels ? t->names : NULL,
-				    o->workload, deadline, one,
-				    show ? report_progress : NULL);
-		if (show)
-			report_progress_end();
-		if (r == 0 && one != NULL &&
-		    measure_fitting(&t->m[k], one, &t->fit[k]) != 0)
-			return -1; /* no section without this kind */
-		if (r == 0) {
-			t->got[k] = one == NULL ? &t->m[k] : &t->fit[k];
-			t->run[k] = decide_run(t->got[k], t->heuristic[k]);
-		}
+	measure_kind(t, RC4K_SINGLE, use[RC4K_SINGLE], &deadline, shares);
+	for (int pass = 0; pass < 2; pass++) {
+		const struct rc4k *one = serial_one(t, pass > 0);
+		if (pass > 0 && one == t->serial)
+			break;
+		t->serial = one;
+		for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
+			measure_kind(t, (enum rc4k_kind)k, use[k], &deadline,
+				     shares);
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)
-			return 0;
+			return decide_runs(&t->run, t->got, t->heuristic);
 	return -1;
 }
 
@@ -133,7 +158,7 @@ static void report(const struct tuning *t)
 		for (int k = 0; k < RC4K_KINDS && wrote; k++)
 			if (t->got[k] != NULL)
 				written[k] = decide_name(&r->dec, k);
-		report_json(stdout, t->got, t->run,
+		report_json(stdout, t->run.use, t->run.choice,
 			    t->section[0] ? t->section : NULL, written);
 		return;
 	}
@@ -141,7 +166,7 @@ static void report(const struct tuning *t)
 		if (t->got[k] != NULL) {
 			if (!first)
 				printf("\n");
-			report_table(stdout, "", t->got[k], &t->run[k],
+			report_table(stdout, "", t->run.use[k], &t->run.choice[k],
 				     r->dec.choice[k].note);
 			first = false;
 		}
@@ -150,10 +175,9 @@ static void report(const struct tuning *t)
 static void tuning_free(struct tuning *t)
 {
 	result_free(&t->res);
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		measure_free(&t->fit[k]);
+	decide_free(&t->run);
+	for (int k = 0; k < RC4K_KINDS; k++)
 		measure_free(&t->m[k]);
-	}
 	free(t->names);
 }
 
@@ -210,8 +234,8 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	int rc;
 
 	*r = (struct result){ .section = t->section, .path = w->path,
-			      .got = t->got, .measured = t->m, .run = t->run,
-			      .heuristic = t->heuristic, .one = serial_one(t),
+			      .got = t->got, .run = &t->run,
+			      .heuristic = t->heuristic, .one = t->serial,
 			      .force = o->force };
 	rc4_record_now(r->at);
 	if (confwrite_lock(w) != 0)
@@ -350,10 +374,30 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	return done;
 }
 
+/* This CPU's section in W's file before measuring, and its prior
+ * (T->before, T->prior), read as the writer reads but without the lock
+ * (a look: the file is replaced whole, and read again under the lock):
+ * 0, or -1 after saying why. */
+static int read_prior(struct tuning *t, struct confwrite *w)
+{
+	struct rc4_section theirs;
+	const char *old;
+	size_t len;
+
+	int rc = confwrite_read(w, &old, &len);
+	if (rc == 0) {
+		t->prior = result_prior(old, len, t->section, &t->before,
+					&theirs);
+		t->before.text = NULL; /* in W's bytes */
+	}
+	confwrite_unlock(w);
+	return rc;
+}
+
 int tune_generate_conf(const struct tune_opts *o)
 {
 	const char *path = o->output ? o->output : RC4_CONF_DEFAULT_PATH;
-	struct tuning t = { .o = o };
+	struct tuning t = { .o = o, .writes = true };
 	struct confwrite w;
 	int r = EXIT_FAILURE;
 
@@ -369,7 +413,7 @@ int tune_generate_conf(const struct tune_opts *o)
 	/* Before the budget is spent on measuring. */
 	if (confwrite_open(&w, path) != 0)
 		return EXIT_FAILURE;
-	if (measure_all(&t) == 0)
+	if (read_prior(&t, &w) == 0 && measure_all(&t) == 0)
 		r = write_conf(&t, &w);
 	confwrite_close(&w);
 	tuning_free(&t);
