@@ -20,6 +20,8 @@
  *                          others on FILE's files only.
  * RC4TUNE_SHIM_READER=1    malloc and realloc count instead while FILE
  *                          itself is open (a reader's open to its close).
+ * RC4TUNE_SHIM_ALL=1       malloc and realloc count from the start: the
+ *                          tuner's measuring too.
  * RC4TUNE_SHIM_STOP=N      before the Nth watched call that could change
  *                          what is on disk (open for writing, mkostemp,
  *                          write, ftruncate, fsync, fchmod, fchown,
@@ -120,6 +122,7 @@ __attribute__((constructor)) static void shim_init(void)
 	if ((s = getenv("RC4TUNE_SHIM_STOP")) != NULL)
 		stop_n = atoi(s);
 	reader = getenv("RC4TUNE_SHIM_READER") != NULL;
+	armed = getenv("RC4TUNE_SHIM_ALL") != NULL;
 	note_path = getenv("RC4TUNE_SHIM_NOTE");
 	count_path = getenv("RC4TUNE_SHIM_COUNT");
 	ready = 1;

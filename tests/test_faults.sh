@@ -13,6 +13,7 @@
 # warning; a read-back failing after the rename says "written, but" (exit 1)
 # over the new file.  Then the same for a config that does not exist yet
 # (renameat2 RENAME_NOREPLACE: EEXIST retries, EINVAL falls back to rename).
+# And every allocation from the start, the measuring's too: never a crash.
 # Prints how many sites and failures were covered.
 #
 # Environment (make check sets it): RC4TUNE_SEAM, tests/rc4tune_seam;
@@ -151,10 +152,35 @@ check() {
 	esac
 }
 
+# Every allocation from the start, the measuring's too, failed in turn
+# over the existing file: never a crash; as check says, or a whole new
+# file where the failure cost nothing (the load left unknown).
+from_start() {
+	cp "$tmp/old" "$tmp/start"
+	cp "$tmp/start" "$conf"
+	run RC4TUNE_SHIM_ALL=1 RC4TUNE_SHIM_COUNT="$tmp/count"
+	total=$(sed -n 's/^malloc //p' "$tmp/count")
+	[ "${total:-0}" -gt 0 ] || { fail "no allocation counted from the start"; return; }
+	n=1 ok0=0
+	while [ "$n" -le "$total" ]; do
+		cp "$tmp/start" "$conf"
+		run RC4TUNE_SHIM_ALL=1 RC4TUNE_SHIM_FAIL="malloc:$n:ENOMEM"
+		failures=$((failures + 1))
+		if [ "$rc" -eq 0 ]; then
+			new_ok "malloc:$n:ENOMEM from the start" && ok0=$((ok0 + 1))
+		else
+			check "malloc:$n:ENOMEM"
+		fi
+		n=$((n + 1))
+	done
+	echo "from the start: $total allocations failed in turn, $ok0 written all the same"
+}
+
 sites=0 failures=0 refused=0 written=0 warned=0 passed=0 locks_left=0
 scenario "$tmp/old"
 s1=$sites f1=$failures
 scenario none
 echo "existing file: $s1 sites, $f1 failures; no file yet: $((sites - s1)) sites, $((failures - f1)) failures"
 echo "$sites sites, $failures failures injected: $refused refused (old file kept), $written written then refused by the read-back, $warned written with a warning, $passed written (retry or fallback); $locks_left lock files left by a failed flock"
+from_start
 finish

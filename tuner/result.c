@@ -30,9 +30,10 @@ static int as_decided(const struct result *t, const char *path,
 
 	rc4_keys_judge(conf->value[RC4_CONF_CPU], &how, &u);
 	for (int k = 0; k < RC4K_KINDS; k++) {
+		if (t->dec.use[k] == NULL)
+			continue;
 		const char *want = decide_name(&t->dec, k);
-		if (t->dec.use[k] == NULL ||
-		    (rc == 0 && u.k[k] != NULL && strcmp(u.k[k]->name, want) == 0))
+		if (rc == 0 && u.k[k] != NULL && strcmp(u.k[k]->name, want) == 0)
 			continue;
 		fprintf(stderr, "rc4tune: error: %s: written, but the library "
 				"will not use %s = %s from it: %s",

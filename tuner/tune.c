@@ -76,9 +76,9 @@ static const struct rc4k *serial_one(const struct tuning *t, bool batch)
 /* Measure KIND (all kernels, or those named: USE) for its share of the
  * budget (of SHARES in all) after *DEADLINE, which it moves on: a batch
  * kind with serial on T->serial.  Its rule's kernel too, measured or
- * not. */
-static void measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
-			 double *deadline, double shares)
+ * not.  0, or -1 when it was to be measured and could not be (said). */
+static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
+			double *deadline, double shares)
 {
 	const struct tune_opts *o = t->o;
 	bool show = !o->quiet && isatty(STDERR_FILENO);
@@ -91,16 +91,18 @@ static void measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 	t->got[kind] = NULL;
 	measure_free(&t->m[kind]);
 	if (!use)
-		return;
+		return 0;
 	if (o->kernels)
 		names_of(t, kind);
 	*deadline += o->budget * measure_benches[kind].share / shares;
-	if (measure_run(&t->m[kind], kind, o->kernels ? t->names : NULL,
-			o->workload, *deadline, one,
-			show ? report_progress : NULL) == 0)
-		t->got[kind] = &t->m[kind];
+	int rc = measure_run(&t->m[kind], kind, o->kernels ? t->names : NULL,
+			     o->workload, *deadline, one,
+			     show ? report_progress : NULL);
 	if (show)
 		report_progress_end();
+	if (rc == 0)
+		t->got[kind] = &t->m[kind];
+	return rc;
 }
 
 /* Measure each kind (all kernels, or those named) for its share of the
@@ -109,7 +111,8 @@ static void measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
  * serial on the kernel it will write; and again where their figures move
  * that kernel to another family (decide_family), on that one.  Then this
  * run's choice of each (a tie goes to the heuristic's kernel, so two runs
- * choose the same one).  Returns 0 when any kind was measured. */
+ * choose the same one).  Returns 0 when every kind to be measured was,
+ * and one at least; else -1. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
@@ -128,15 +131,17 @@ static int measure_all(struct tuning *t)
 		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
 		shares += use[k] ? measure_benches[k].share : 0;
 	}
-	measure_kind(t, RC4K_SINGLE, use[RC4K_SINGLE], &deadline, shares);
+	if (measure_kind(t, RC4K_SINGLE, use[RC4K_SINGLE], &deadline, shares))
+		return -1;
 	for (int pass = 0; pass < 2; pass++) {
 		const struct rc4k *one = serial_one(t, pass > 0);
 		if (pass > 0 && one == t->serial)
 			break;
 		t->serial = one;
 		for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
-			measure_kind(t, (enum rc4k_kind)k, use[k], &deadline,
-				     shares);
+			if (measure_kind(t, (enum rc4k_kind)k, use[k],
+					 &deadline, shares) != 0)
+				return -1;
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)
@@ -415,6 +420,8 @@ int tune_generate_conf(const struct tune_opts *o)
 		return EXIT_FAILURE;
 	if (read_prior(&t, &w) == 0 && measure_all(&t) == 0)
 		r = write_conf(&t, &w);
+	else
+		confwrite_kept(&w);
 	confwrite_close(&w);
 	tuning_free(&t);
 	return r;
