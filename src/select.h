@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "confkeys.h"
+#include "conf.h"
 #include "cpu.h"
 #include "kernels/kernel.h"
 
@@ -37,10 +37,9 @@ void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu);
 /* The steps of the precedence, in its order: where a kernel came from. */
 enum rc4_source {
 	RC4_FROM_ENV,
-	RC4_FROM_PIN,
-	RC4_FROM_CPU, /* this CPU's [cpu ...] section */
-	RC4_FROM_DEFAULT,
-	RC4_FROM_RULE, /* the CPUID heuristic */
+	/* a config section: RC4_FROM_CONF + its slot (RC4_CONF_PIN ...) */
+	RC4_FROM_CONF,
+	RC4_FROM_RULE = RC4_FROM_CONF + RC4_CONF_SECTIONS, /* the heuristic */
 	RC4_FROM_PORTABLE,
 };
 

@@ -124,7 +124,7 @@ START_TEST(test_split_without_kernel)
 	said("split: config line 2: short_below = \"64\": no kernel in its "
 	     "section");
 	pick("[default]\nshort_kernel = int-1x\nshort_below = 64\n", &how);
-	ck_assert_int_ne(how.source, RC4_FROM_DEFAULT);
+	ck_assert_int_ne(how.source, RC4_FROM_CONF + RC4_CONF_DEFAULT);
 	ck_assert_uint_eq(how.split.below, 0);
 	said("split: config line 2: short_kernel = \"int-1x\": no kernel");
 }

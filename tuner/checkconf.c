@@ -144,19 +144,6 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 	enter_section(c, num, sec);
 }
 
-/* Which of the sections that speak for this CPU SEC is (RC4_CONF_PIN
- * ...), or -1. */
-static int speaks_as(const struct check *c, const char *sec)
-{
-	enum rc4_section_kind is = rc4_section_kind(sec);
-
-	return is == RC4_SECTION_PIN	 ? RC4_CONF_PIN
-	       : is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
-	       : c->section != NULL && strcmp(sec, c->section) == 0
-		       ? RC4_CONF_CPU
-		       : -1;
-}
-
 /* The reader's entry hook: every key = value. */
 static void on_entry(void *arg, int num, const char *sec, const char *key,
 		     const char *value)
@@ -193,7 +180,7 @@ static void judge_section(struct check *c, const struct seen *s,
 			  const struct rc4_conf *conf)
 {
 	struct rc4_conf_value other[RC4_KEYS];
-	int slot = speaks_as(c, s->name);
+	int slot = rc4_conf_slot(s->name, c->section);
 	enum rc4_section_kind is = rc4_section_kind(s->name);
 	const struct rc4_conf_value *v = slot >= 0 ? conf->value[slot] : other;
 	struct rc4_keys_how how = { slot >= 0, NULL, NULL };

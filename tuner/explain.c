@@ -168,7 +168,8 @@ static const struct rc4_record_split *split_figures(const struct explanation *e)
 {
 	const struct rc4_choice *how = &e->kind[RC4K_SINGLE].how;
 	const struct rc4_section *h =
-		how->source == RC4_FROM_CPU && how->split.below > 0
+		how->source == RC4_FROM_CONF + RC4_CONF_CPU &&
+				how->split.below > 0
 			? holder(e, how->line)
 			: NULL;
 	const struct rc4_record_split *sp = h ? &h->record.split : NULL;
@@ -227,9 +228,12 @@ static void print_text(const struct explanation *e)
 }
 
 static const char *const source_names[] = {
-	[RC4_FROM_ENV] = "env",	       [RC4_FROM_PIN] = "pin",
-	[RC4_FROM_CPU] = "section",    [RC4_FROM_DEFAULT] = "default",
-	[RC4_FROM_RULE] = "rule",      [RC4_FROM_PORTABLE] = "portable",
+	[RC4_FROM_ENV] = "env",
+	[RC4_FROM_CONF + RC4_CONF_PIN] = "pin",
+	[RC4_FROM_CONF + RC4_CONF_CPU] = "section",
+	[RC4_FROM_CONF + RC4_CONF_DEFAULT] = "default",
+	[RC4_FROM_RULE] = "rule",
+	[RC4_FROM_PORTABLE] = "portable",
 };
 
 static const char *const owner_words[] = {
@@ -286,10 +290,10 @@ static void json_kind(const struct explanation *e, int k)
 {
 	const struct explained *x = &e->kind[k];
 	enum rc4_source src = x->how.source;
-	bool in_conf = src == RC4_FROM_PIN || src == RC4_FROM_CPU ||
-		       src == RC4_FROM_DEFAULT;
-	const struct rc4_section *h =
-		src == RC4_FROM_CPU ? holder(e, x->how.line) : NULL;
+	bool in_conf = src >= RC4_FROM_CONF && src < RC4_FROM_RULE;
+	const struct rc4_section *h = src == RC4_FROM_CONF + RC4_CONF_CPU
+					      ? holder(e, x->how.line)
+					      : NULL;
 	const struct rc4_record_key *rk =
 		h && h->record.owner == RC4_OWNER_TUNER &&
 				h->record.key[k].present
