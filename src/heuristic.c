@@ -31,6 +31,8 @@
 #define CORE2 "GenuineIntel-6-15"
 #define EMR "GenuineIntel-6-207"
 #define RKL "GenuineIntel-6-167"
+/* The profiles with figures of the batch calls. */
+#define BATCH_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 #define ALL ZEN1 " " ZEN3 " " ZEN4 " " ZEN5 " " RKL " " EMR
 
 /* A row: the profiles it rests on are named in its text as well. */
@@ -187,9 +189,8 @@ static const struct rc4_rule single_rules[] = {
  * and char-8lane-asm is 0.97.  A walk takes the first of the
  * single-stream kernel's family (one layout family per key): serial where
  * it has no lanes measured (64-bit cells, a layout of its own). */
-#define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule set_keys_rules[] = {
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
 	     "0.97 of the best or more on every profile), else in C, of the "
 	     "kernel's state layout, else one key at a time",
@@ -209,7 +210,6 @@ static const struct rc4_rule set_keys_rules[] = {
  * the profiles whose rule names no lanes: Zen 3 (64-bit cells, no lanes
  * measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
  * char-4lane 0.94-0.99 of serial, doc/cpus/GenuineIntel-6-167.md). */
-#define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule crypt_many_rules[] = {
 	/* Zen 1: the 32-bit lanes in assembly, the single-stream rule's
 	 * layout (1.00 in each run; serial 0.79-0.80, char-8lane-asm
@@ -245,7 +245,7 @@ static const struct rc4_rule crypt_many_rules[] = {
 	 * 0.84 on Zen 1: the lanes lead there, and their models' rules say
 	 * so); the assembly lanes', 0.72 (Rocket Lake), and Emerald Rapids'
 	 * layout has none. */
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window) among the kernel's state layout, the "
 	     "single-stream kernel stream by stream",
