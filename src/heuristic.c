@@ -306,8 +306,8 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 		 * would run on this CPU */
 		const char *why = k == NULL ? "not in this build"
 				  : kind != RC4K_SINGLE && one != NULL &&
-					      rc4k_misfit(k, one) != NULL
-				      ? rc4k_misfit(k, one)
+					      rc4k_misfit_reason(k, one) != NULL
+				      ? rc4k_misfit_reason(k, one)
 				  : here ? rc4k_refused(k)
 				  : rc4k_feats_assumed() && !rc4k_usable(k)
 				      ? "that CPU cannot run it"

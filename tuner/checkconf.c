@@ -197,7 +197,8 @@ static void judge_section(struct check *c, const struct seen *s,
 	for (int k = 0; k < RC4_KEYS; k++) {
 		const struct rc4_key_bad *bad = &u.bad[k];
 		enum rc4_key_role role = rc4_keys[k].role;
-		const char *key = rc4_keys[k].name, *lng = v[RC4_KEY_KERNEL].name;
+		const char *key = rc4_keys[k].name;
+		const char *kernel = v[RC4_KEY_KERNEL].name;
 		if (bad->line == 0)
 			continue;
 		if (bad->why == NULL)
@@ -207,7 +208,7 @@ static void judge_section(struct check *c, const struct seen *s,
 		else if (role != RC4_ROLE_SHORT && role != RC4_ROLE_BYTES)
 			note(c, bad->line, true, "%s = %s in [%s]: %s", key,
 			     v[k].name, s->name, bad->why);
-		else if (*lng == '\0')
+		else if (*kernel == '\0')
 			note(c, bad->line, true, "%s = %s in [%s]: %s: the "
 						 "library ignores the split",
 			     key, v[k].name, s->name, bad->why);
@@ -215,7 +216,7 @@ static void judge_section(struct check *c, const struct seen *s,
 			note(c, bad->line, true, "%s = %s in [%s]: %s (kernel = "
 						 "%s): the library ignores the "
 						 "split",
-			     key, v[k].name, s->name, bad->why, lng);
+			     key, v[k].name, s->name, bad->why, kernel);
 	}
 }
 

@@ -344,7 +344,7 @@ static double kept(const struct measurement *batch, const struct rc4k *one)
 		if (r->status != KERNEL_OK)
 			continue;
 		all = fmax(all, r->score);
-		if (rc4k_misfit(r->k, one) == NULL)
+		if (rc4k_misfit_reason(r->k, one) == NULL)
 			fit = fmax(fit, r->score);
 	}
 	return all > 0 ? fit / all : 1;
@@ -469,7 +469,7 @@ static bool split_fits(const struct measurement *m, const struct choice *c,
 	if (i == c->kernel)
 		return true;
 	return !(lng && c->held) && m->kr[i].status == KERNEL_OK &&
-	       rc4k_split_misfit(rc4k_single(m->kr[c->kernel].k),
+	       rc4k_split_misfit_reason(rc4k_single(m->kr[c->kernel].k),
 				 rc4k_single(m->kr[i].k)) == NULL;
 }
 

@@ -176,7 +176,7 @@ static const struct rc4_record_split *split_figures(const struct explanation *e)
 
 	return sp && h->record.owner == RC4_OWNER_TUNER && sp->present &&
 			       sp->below == how->split.below &&
-			       strcmp(sp->value, how->split.shrt->info.name) == 0
+			       strcmp(sp->value, how->split.short_kernel->info.name) == 0
 		       ? sp
 		       : NULL;
 }
@@ -187,20 +187,21 @@ static void split_text(const struct explanation *e)
 {
 	const struct rc4_split *sp = &e->kind[RC4K_SINGLE].how.split;
 	const struct rc4_record_split *f = split_figures(e);
-	const char *lng = sp->lng ? sp->lng->info.name : "";
+	const char *long_name = sp->long_kernel ? sp->long_kernel->info.name
+						: "";
 
 	if (sp->below == 0)
 		return;
 	printf("split: calls shorter than %zu bytes run %s, longer ones %s",
-	       sp->below, sp->shrt->info.name, lng);
+	       sp->below, sp->short_kernel->info.name, long_name);
 	if (f == NULL) {
 		printf(" (set by a person: no figures)\n");
 		return;
 	}
-	printf(": %s measured", sp->shrt->info.name);
+	printf(": %s measured", sp->short_kernel->info.name);
 	for (int i = 0; i < f->n; i++)
 		printf("%s %.3fx %s's rate at %lu bytes", i ? "," : "",
-		       f->cell[i].ratio, lng, f->cell[i].bytes);
+		       f->cell[i].ratio, long_name, f->cell[i].bytes);
 	printf("; the workload's score %.3fx its score without it\n", f->gain);
 }
 
@@ -271,7 +272,7 @@ static void json_split(const struct explanation *e)
 		return;
 	}
 	printf("{\"short_kernel\": ");
-	json_string(stdout, sp->shrt->info.name);
+	json_string(stdout, sp->short_kernel->info.name);
 	printf(", \"short_below\": %zu, \"line\": %d, \"gain\": ", sp->below,
 	       sp->line);
 	printf(f ? "%.3f" : "null", f ? f->gain : 0);
@@ -348,12 +349,12 @@ static void json_section(const struct explanation *e)
 
 static void print_json(const struct explanation *e)
 {
-	/* rc4_choice.conf's values, from -1 */
+	/* rc4_choice.conf's values, from -1 to RC4_CONF_UNREAD */
 	static const char *const status[] = { "refused", "read", "missing",
 					      "not read" };
-	int conf = 2;
+	int conf = RC4_CONF_UNREAD;
 
-	for (int k = 0; k < RC4K_KINDS && conf == 2; k++)
+	for (int k = 0; k < RC4K_KINDS && conf == RC4_CONF_UNREAD; k++)
 		conf = e->kind[k].how.conf;
 	printf("{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
 	json_string_or_null(stdout, e->section[0] ? e->section : NULL);

@@ -298,8 +298,8 @@ static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
 	const struct rc4k_info *s;
 
 	for (size_t n = 0; (s = rc4k_nth(RC4K_SINGLE, n)) != NULL; n++)
-		if (rc4k_misfit(i, rc4k_single(s)) == NULL &&
-		    rc4k_misfit(j, rc4k_single(s)) != NULL)
+		if (rc4k_misfit_reason(i, rc4k_single(s)) == NULL &&
+		    rc4k_misfit_reason(j, rc4k_single(s)) != NULL)
 			return false;
 	return true;
 }
@@ -469,7 +469,7 @@ int measure_fitting(const struct measurement *m, const struct rc4k *one,
 	for (size_t i = 0; i < m->n; i++) {
 		struct kresult *r = &out->kr[i];
 		*r = m->kr[i];
-		if (r->status == KERNEL_OK && rc4k_misfit(r->k, one) != NULL)
+		if (r->status == KERNEL_OK && rc4k_misfit_reason(r->k, one) != NULL)
 			r->status = KERNEL_MISFIT;
 		if (r->status == KERNEL_OK &&
 		    (out->best == m->n || r->score > out->kr[out->best].score))

@@ -136,7 +136,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const struct rc4k *one, measure_progress *progress);
 
 /* M as the keys of single-stream kernel ONE see it (a batch kind): the
- * same results, those of another family (rc4k_misfit) KERNEL_MISFIT, the
+ * same results, those of another family (rc4k_misfit_reason) KERNEL_MISFIT, the
  * best among the rest.  0, or -1 after saying why (out of memory; no
  * kernel fits); either way measure_free(OUT) afterwards, before M's. */
 int measure_fitting(const struct measurement *m, const struct rc4k *one,
