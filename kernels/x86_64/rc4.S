@@ -338,17 +338,23 @@
 	args
 .endm
 
-.macro ring5 name, w, short, min
-	ring_open \name, \short, \min
-	pushq	%rsi			/* the end, at (%rsp) */
-	.cfi_adjust_cfa_offset 8
-	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
+/* Single bytes until x+1 is a multiple of 16 (ring_open's MIN leaves
+ * room); x+1 is then in eax. */
+.macro ring_align w
 3:	leal	1(%rcx), %eax
 	testb	$15, %al
 	jz	4f
 	onebyte	\w
 	jmp	3b
-4:	leal	-5(%rdx), %ebp
+4:
+.endm
+
+.macro ring5 name, w, short, min
+	ring_open \name, \short, \min
+	pushq	%rsi			/* the end, at (%rsp) */
+	.cfi_adjust_cfa_offset 8
+	ring_align \w
+	leal	-5(%rdx), %ebp
 	subl	%ecx, %ebp
 	leal	1(%rcx), %ebx
 	movzbl	%bl, %ebx
@@ -748,13 +754,8 @@
 
 .macro wring name, w, g, short, min
 	ring_open \name, \short, \min
-	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
-3:	leal	1(%rcx), %eax
-	testb	$15, %al
-	jz	4f
-	onebyte	\w
-	jmp	3b
-4:	leal	-4(%rdx), %ebp
+	ring_align \w
+	leal	-4(%rdx), %ebp
 	subl	%ecx, %ebp
 	movzbl	%al, %ebx
 	leal	16(%rbx), %ecx
