@@ -595,16 +595,14 @@
 	/* fill the ring for phase p, then enter the block at step p */
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 .L\name\()_su\p:
-	r4fill	\w, \p
-	r4fill	\w, \p+1
-	r4fill	\w, \p+2
-	r4fill	\w, \p+3
+	.irp q, 0, 1, 2, 3
+	r4fill	\w, \p+\q
+	.endr
 	jmp	.L\name\()_u\p
 .L\name\()_sc\p:
-	r4fill	\w, \p
-	r4fill	\w, \p+1
-	r4fill	\w, \p+2
-	r4fill	\w, \p+3
+	.irp q, 0, 1, 2, 3
+	r4fill	\w, \p+\q
+	.endr
 	jmp	.L\name\()_c\p
 	.endr
 
