@@ -6,10 +6,8 @@
 
 #define RC4K_T uint8_t
 #define RC4K_M c
-#define RC4K_WIDTH 1
 #define RC4K_SETKEY rc4k_char_set_key
-
-RC4K_SET_KEY(rc4k_char_set_key, uint8_t, c)
+RC4K_SET_KEY()
 
 RC4K_KERNEL(char_1x, "char-1x",
 	    "8-bit state, one byte a trip (the folded .Lcloop1 loop)",

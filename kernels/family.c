@@ -20,7 +20,8 @@ const struct rc4k_family *rc4k_family(unsigned width)
 	return NULL;
 }
 
-const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one)
+const char *rc4k_misfit_reason(const struct rc4k_info *b,
+			       const struct rc4k *one)
 {
 	if (b->width == 0 || b->width == one->info.width)
 		return NULL;
@@ -31,11 +32,12 @@ const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one)
 			 "layout family per key";
 }
 
-const char *rc4k_split_misfit(const struct rc4k *lng, const struct rc4k *shrt)
+const char *rc4k_split_misfit_reason(const struct rc4k *long_kernel,
+				     const struct rc4k *short_kernel)
 {
-	if (lng->info.width == 0)
+	if (long_kernel->info.width == 0)
 		return "the kernel's keys have a layout of their own";
-	if (shrt->info.width != lng->info.width)
+	if (short_kernel->info.width != long_kernel->info.width)
 		return "its cells are not the kernel's: one layout family per "
 		       "key";
 	return NULL;

@@ -27,11 +27,13 @@ const struct rc4k_family *rc4k_family(unsigned width);
 /* NULL when batch kernel B may set up and run keys that ONE continues:
  * serial always (it runs ONE), a lane kernel when its cells are ONE's;
  * else why not, in words. */
-const char *rc4k_misfit(const struct rc4k_info *b, const struct rc4k *one);
+const char *rc4k_misfit_reason(const struct rc4k_info *b,
+			       const struct rc4k *one);
 
-/* NULL when SHORT may run the short calls on keys that LONG set up (a
- * size split, rc4tune.conf(5) short_kernel): both of one family, whose
- * cells they share; else why not, in words. */
-const char *rc4k_split_misfit(const struct rc4k *lng, const struct rc4k *shrt);
+/* NULL when SHORT_KERNEL may run the short calls on keys that
+ * LONG_KERNEL set up (a size split, rc4tune.conf(5) short_kernel): both of
+ * one family, whose cells they share; else why not, in words. */
+const char *rc4k_split_misfit_reason(const struct rc4k *long_kernel,
+				     const struct rc4k *short_kernel);
 
 #endif

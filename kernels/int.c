@@ -6,10 +6,8 @@
 
 #define RC4K_T uint32_t
 #define RC4K_M i
-#define RC4K_WIDTH 4
 #define RC4K_SETKEY rc4k_int_set_key
-
-RC4K_SET_KEY(rc4k_int_set_key, uint32_t, i)
+RC4K_SET_KEY()
 
 RC4K_KERNEL(int_1x, "int-1x", "32-bit state, one byte a trip",
 	    RC4K_CRYPT, uint32_t, 1)

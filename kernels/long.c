@@ -6,10 +6,8 @@
 
 #define RC4K_T uint64_t
 #define RC4K_M l
-#define RC4K_WIDTH 8
 #define RC4K_SETKEY rc4k_long_set_key
-
-RC4K_SET_KEY(rc4k_long_set_key, uint64_t, l)
+RC4K_SET_KEY()
 
 RC4K_KERNEL(long_1x, "long-1x", "64-bit state, one byte a trip",
 	    RC4K_CRYPT, uint64_t, 1)

@@ -2,9 +2,9 @@
 /* loop.h - generators for the C kernel families.
  *
  * A family file (char.c, int.c, long.c) defines its state entry type
- * RC4K_T, the state member RC4K_M (c, i or l), RC4K_WIDTH (the entry's
- * size) and its key schedule RC4K_SETKEY, then has one RC4K_KERNEL line a
- * kernel: a loop generator below, the index type I and the loop's
+ * RC4K_T, the state member RC4K_M (c, i or l) and the name of its key
+ * schedule RC4K_SETKEY, has RC4K_SET_KEY() define that, then one
+ * RC4K_KERNEL line a kernel: a loop generator below, the index type I and the loop's
  * parameters.  The loops differ in shape, not in arithmetic, so each is
  * written once here. */
 #ifndef RC4K_LOOP_H
@@ -42,28 +42,29 @@
 		out[n] = in[n] ^ (k);                                 \
 	}
 
-/* The key schedule (KSA) for a state of T entries; external (setkey.h), as
+/* The family's key schedule (KSA), RC4K_SETKEY; external (setkey.h), as
  * the assembly kernels share it.  S[i+1] is read before step i's stores,
  * so j's chain does not wait on them; only the S[j] store can change it,
  * when j == i+1, and then the value stored is t.  A branch, not a select
  * (the empty asm keeps gcc from making a cmov): a select puts a compare
  * and a cmov on j's chain, the branch is taken once in 256 steps
  * (doc/cpus/AuthenticAMD-23-1.md, "The key schedule"). */
-#define RC4K_SET_KEY(fn, T, M)                                                \
-	void fn(struct rc4k_state *st, const uint8_t *key, size_t len)        \
+#define RC4K_SET_KEY()                                                        \
+	void RC4K_SETKEY(struct rc4k_state *st, const uint8_t *key,           \
+			 size_t len)                                          \
 	{                                                                     \
-		T *S = st->s.M;                                               \
+		RC4K_T *S = st->s.RC4K_M;                                     \
 		unsigned j = 0;                                               \
 		size_t k = 0;                                                 \
 		for (unsigned i = 0; i < 256; i++)                            \
-			S[i] = (T)i;                                          \
-		T t = S[0];                                                   \
+			S[i] = (RC4K_T)i;                                     \
+		RC4K_T t = S[0];                                              \
 		for (unsigned i = 0; i < 256; i++) {                          \
 			unsigned next = (i + 1) & 0xff;                       \
 			j = (j + t + key[k]) & 0xff;                          \
 			if (++k == len)                                       \
 				k = 0;                                        \
-			T n = S[next];                                        \
+			RC4K_T n = S[next];                                   \
 			S[i] = S[j];                                          \
 			S[j] = t;                                             \
 			if (__builtin_expect(j == next, 0)) {                 \
@@ -138,11 +139,11 @@
 		RC4K_BYTES(S, T, x, y, k, n, n < len);)
 
 /* The descriptor rc4k_<ID> of a kernel of the family whose crypt is FN. */
-#define RC4K_DEFINE(id, nm, sum, fn)                                 \
-	const struct rc4k rc4k_##id = {                              \
-		.info = { .name = nm, .summary = sum,                \
-			  .kind = RC4K_SINGLE, .width = RC4K_WIDTH }, \
-		.set_key = RC4K_SETKEY, .crypt = fn,                 \
+#define RC4K_DEFINE(id, nm, sum, fn)                                  \
+	const struct rc4k rc4k_##id = {                               \
+		.info = { .name = nm, .summary = sum,                 \
+			  .kind = RC4K_SINGLE, .width = sizeof(RC4K_T) }, \
+		.set_key = RC4K_SETKEY, .crypt = fn,                  \
 	}
 
 /* One kernel of the family: the loop GEN (RC4K_CRYPT, RC4K_CRYPT_PTR or

@@ -247,6 +247,17 @@ static char *next_line(char *str, int num, void *stream)
 	return str;
 }
 
+int rc4_conf_slot(const char *sec, const char *cpu_section)
+{
+	enum rc4_section_kind is = rc4_section_kind(sec);
+
+	return is == RC4_SECTION_PIN	   ? RC4_CONF_PIN
+	       : is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
+	       : cpu_section != NULL && strcmp(sec, cpu_section) == 0
+		       ? RC4_CONF_CPU
+		       : -1;
+}
+
 /* inih's handler, for every key = value. */
 static int on_entry(void *user, const char *section, const char *name,
 		    const char *value)
@@ -260,18 +271,14 @@ static int on_entry(void *user, const char *section, const char *name,
 	enum rc4_key key = rc4_key_named(name);
 	if (key == RC4_KEY_NONE)
 		return 1;
-	enum rc4_section_kind is = rc4_section_kind(sec);
-	int slot = is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
-		   : is == RC4_SECTION_PIN   ? RC4_CONF_PIN
-		   : r->section != NULL && strcmp(sec, r->section) == 0
-		       ? RC4_CONF_CPU
-		       : -1;
+	int slot = rc4_conf_slot(sec, r->section);
 	if (slot >= 0) {
 		struct rc4_conf_value *v = &r->conf->value[slot][key];
 		snprintf(v->name, sizeof v->name, "%s", value);
 		v->line = r->line;
 		return 1;
 	}
+	enum rc4_section_kind is = rc4_section_kind(sec);
 	enum rc4_key_role role = rc4_keys[key].role;
 	for (int kind = 0; kind < RC4K_KINDS && is == RC4_SECTION_CPU &&
 			   (role == RC4_ROLE_KERNEL || role == RC4_ROLE_STAND_IN);

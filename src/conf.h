@@ -30,6 +30,10 @@ const char *rc4_conf_path(void);
  * CPU's [cpu ...]; [default]. */
 enum { RC4_CONF_PIN, RC4_CONF_CPU, RC4_CONF_DEFAULT, RC4_CONF_SECTIONS };
 
+/* Which of them the section SEC (a key as rc4_section_key makes it) is,
+ * CPU_SECTION being this CPU's name (NULL: not identified); -1 if none. */
+int rc4_conf_slot(const char *sec, const char *cpu_section);
+
 /* What a file says for one CPU: each key's last value (rc4_keys) in
  * [pin], this CPU's section and [default]. */
 struct rc4_conf {

@@ -103,7 +103,7 @@ const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 	const char *no = k == NULL || !here ? NULL : rc4k_refused(k);
 
 	if (no == NULL && k != NULL && kind != RC4K_SINGLE && one != NULL)
-		no = rc4k_misfit(k, one);
+		no = rc4k_misfit_reason(k, one);
 	if (why != NULL)
 		*why = no;
 	return no == NULL ? k : NULL;
@@ -120,12 +120,13 @@ static void kernel_row(const struct rc4_conf_value v[RC4_KEYS], enum rc4_key r,
 	if (v[r].line == 0 || u->from[kind] != RC4_KEY_NONE ||
 	    (rc4_keys[r].role == RC4_ROLE_STAND_IN && v[kind].line != 0))
 		return;
-	const struct rc4k *one =
-		how->one != NULL ? how->one
+	const struct rc4k *single =
+		how->single != NULL ? how->single
 		: u->k[RC4K_SINGLE] ? rc4k_single(u->k[RC4K_SINGLE])
 				    : NULL;
 	const struct rc4k_info *k =
-		rc4_key_kernel(kind, v[r].name, kind == RC4K_SINGLE ? NULL : one,
+		rc4_key_kernel(kind, v[r].name,
+			       kind == RC4K_SINGLE ? NULL : single,
 			       how->here, how->find, &why);
 	if (k != NULL) {
 		u->k[kind] = k;
@@ -135,10 +136,10 @@ static void kernel_row(const struct rc4_conf_value v[RC4_KEYS], enum rc4_key r,
 	}
 }
 
-/* Why split key R of V cannot be used beside LNG (the section's kernel,
- * NULL when it sets none), or NULL; the split's parts into SP. */
+/* Why split key R of V cannot be used beside KERNEL (the section's
+ * kernel, NULL when it sets none), or NULL; the split's parts into SP. */
 static const char *split_row(const struct rc4_conf_value v[RC4_KEYS],
-			     enum rc4_key r, const struct rc4k *lng,
+			     enum rc4_key r, const struct rc4k *kernel,
 			     const struct rc4_keys_how *how,
 			     struct rc4_split *sp)
 {
@@ -161,8 +162,10 @@ static const char *split_row(const struct rc4_conf_value v[RC4_KEYS],
 			   &why);
 	if (k == NULL)
 		return why != NULL ? why : "unknown kernel";
-	sp->shrt = rc4k_single(k);
-	return lng != NULL ? rc4k_split_misfit(lng, sp->shrt) : NULL;
+	sp->short_kernel = rc4k_single(k);
+	return kernel != NULL
+		       ? rc4k_split_misfit_reason(kernel, sp->short_kernel)
+		       : NULL;
 }
 
 /* The section's split, if its keys hold: its kernel's (when that kernel
@@ -170,27 +173,28 @@ static const char *split_row(const struct rc4_conf_value v[RC4_KEYS],
 static void split_keys(const struct rc4_conf_value v[RC4_KEYS],
 		       const struct rc4_keys_how *how, struct rc4_keys_use *u)
 {
-	const struct rc4k *lng = u->from[RC4K_SINGLE] == RC4_KEY_KERNEL
-					 ? rc4k_single(u->k[RC4K_SINGLE])
-					 : NULL;
+	const struct rc4k *kernel = u->from[RC4K_SINGLE] == RC4_KEY_KERNEL
+					    ? rc4k_single(u->k[RC4K_SINGLE])
+					    : NULL;
 	struct rc4_split sp = { 0 };
 	bool ok = true;
 
 	/* a kernel passed over is said at its own line; its split with it */
-	if (v[RC4_KEY_KERNEL].line != 0 && lng == NULL)
+	if (v[RC4_KEY_KERNEL].line != 0 && kernel == NULL)
 		return;
 	for (int r = 0; r < RC4_KEYS; r++) {
 		const struct rc4_key_info *ki = &rc4_keys[r];
 		if ((ki->role != RC4_ROLE_SHORT && ki->role != RC4_ROLE_BYTES) ||
 		    v[r].line == 0)
 			continue;
-		const char *why = split_row(v, (enum rc4_key)r, lng, how, &sp);
+		const char *why =
+			split_row(v, (enum rc4_key)r, kernel, how, &sp);
 		if (why != NULL)
 			u->bad[r] = (struct rc4_key_bad){ v[r].line, why };
 		ok &= why == NULL;
 	}
-	if (ok && sp.shrt != NULL && sp.below > 0 && lng != NULL) {
-		sp.lng = lng;
+	if (ok && sp.short_kernel != NULL && sp.below > 0 && kernel != NULL) {
+		sp.long_kernel = kernel;
 		sp.line = v[RC4_KEY_SHORT_KERNEL].line;
 		u->split = sp;
 	}

@@ -83,10 +83,10 @@ enum rc4_key rc4_key_read(const struct rc4_conf_value v[RC4_KEYS],
 			  enum rc4k_kind kind);
 
 /* A size split of the single kind (rc4tune.conf(5), short_kernel): a
- * call shorter than BELOW bytes on a key that LNG set up runs SHRT, of
- * LNG's family, on the same state.  BELOW 0: no split. */
+ * call shorter than BELOW bytes on a key that LONG_KERNEL set up runs
+ * SHORT_KERNEL, of its family, on the same state.  BELOW 0: no split. */
 struct rc4_split {
-	const struct rc4k *lng, *shrt;
+	const struct rc4k *long_kernel, *short_kernel;
 	size_t below;
 	int line; /* the config line of short_kernel, 0 if none */
 };
@@ -98,7 +98,7 @@ struct rc4_keys_how {
 	bool here;
 	/* The single-stream kernel whose keys the batch kinds run; NULL: the
 	 * section's own kernel, if it names one this build knows. */
-	const struct rc4k *one;
+	const struct rc4k *single;
 	/* Looks a kernel name up (NULL: rc4k_find; tests add broken ones). */
 	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
 };

@@ -12,7 +12,7 @@
  * first: a build without it (not x86-64) or a CPU that cannot run it
  * (no AVX-512) takes the next, and the trail says why.  Each row says what
  * it rests on (heuristic.h: enum rc4_rule_basis) and names its profiles,
- * data/profiles/NAME.json, which tests/test_rules.py holds it against: a
+ * data/profiles/NAME.json, which tests/rules/test_rules.py holds it against: a
  * row claims only the models it was measured on. */
 #include <config.h>
 
@@ -31,6 +31,8 @@
 #define CORE2 "GenuineIntel-6-15"
 #define EMR "GenuineIntel-6-207"
 #define RKL "GenuineIntel-6-167"
+/* The profiles with figures of the batch calls. */
+#define BATCH_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 #define ALL ZEN1 " " ZEN3 " " ZEN4 " " ZEN5 " " RKL " " EMR
 
 /* A row: the profiles it rests on are named in its text as well. */
@@ -187,9 +189,8 @@ static const struct rc4_rule single_rules[] = {
  * and char-8lane-asm is 0.97.  A walk takes the first of the
  * single-stream kernel's family (one layout family per key): serial where
  * it has no lanes measured (64-bit cells, a layout of its own). */
-#define SET_KEYS_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule set_keys_rules[] = {
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, SET_KEYS_PROFILES,
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
 	     "0.97 of the best or more on every profile), else in C, of the "
 	     "kernel's state layout, else one key at a time",
@@ -209,7 +210,6 @@ static const struct rc4_rule set_keys_rules[] = {
  * the profiles whose rule names no lanes: Zen 3 (64-bit cells, no lanes
  * measured), Emerald Rapids (a layout of its own), Rocket Lake (8-bit:
  * char-4lane 0.94-0.99 of serial, doc/cpus/GenuineIntel-6-167.md). */
-#define CRYPT_MANY_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 static const struct rc4_rule crypt_many_rules[] = {
 	/* Zen 1: the 32-bit lanes in assembly, the single-stream rule's
 	 * layout (1.00 in each run; serial 0.79-0.80, char-8lane-asm
@@ -245,7 +245,7 @@ static const struct rc4_rule crypt_many_rules[] = {
 	 * 0.84 on Zen 1: the lanes lead there, and their models' rules say
 	 * so); the assembly lanes', 0.72 (Rocket Lake), and Emerald Rapids'
 	 * layout has none. */
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, CRYPT_MANY_PROFILES,
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window) among the kernel's state layout, the "
 	     "single-stream kernel stream by stream",
@@ -306,8 +306,8 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 		 * would run on this CPU */
 		const char *why = k == NULL ? "not in this build"
 				  : kind != RC4K_SINGLE && one != NULL &&
-					      rc4k_misfit(k, one) != NULL
-				      ? rc4k_misfit(k, one)
+					      rc4k_misfit_reason(k, one) != NULL
+				      ? rc4k_misfit_reason(k, one)
 				  : here ? rc4k_refused(k)
 				  : rc4k_feats_assumed() && !rc4k_usable(k)
 				      ? "that CPU cannot run it"

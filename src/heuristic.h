@@ -8,7 +8,7 @@
 #include "cpu.h"
 #include "kernels/kernel.h"
 
-/* What a rule rests on, and so what tests/test_rules.py holds it to
+/* What a rule rests on, and so what tests/rules/test_rules.py holds it to
  * against the profiles in data/profiles/ (one JSON file a CPU). */
 enum rc4_rule_basis {
 	/* measured: the models it names, each one profile's CPU; its first
@@ -77,7 +77,7 @@ typedef void rc4_skip_fn(void *arg, const char *name, const char *why,
  * here to ask (a CPUID dump's): a kernel passes unless the features the
  * tuner assumed for that CPU (rc4k_feats_assume) say it cannot run it.
  * For the batch kinds, ONE (NULL: any) is the single-stream kernel whose
- * keys they run: a kernel of another family (rc4k_misfit) is passed over
+ * keys they run: a kernel of another family (rc4k_misfit_reason) is passed over
  * too, so a rule lists a batch kernel for each family.  SKIPPED (may be
  * NULL) hears of each one passed over.  Returns the kernel, or NULL when none is left: then the
  * portable default applies. */

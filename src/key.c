@@ -58,7 +58,8 @@ const struct rc4k *rc4_crypt_kernel(const rc4tune_key *key, size_t len)
 	const struct rc4_split *s =
 		atomic_load_explicit(&rc4_split_now, memory_order_acquire);
 
-	return len < s->below && key->kernel == s->lng ? s->shrt : key->kernel;
+	return len < s->below && key->kernel == s->long_kernel ? s->short_kernel
+							       : key->kernel;
 }
 
 void rc4tune_crypt(rc4tune_key *key, size_t len, const void *in, void *out)
@@ -116,7 +117,7 @@ void rc4_keys_set(const struct rc4k *one, const struct rc4k_batch *b,
 	struct rc4k_state *st[GROUP];
 	const uint8_t *key[GROUP];
 
-	if (rc4k_misfit(&b->info, one) != NULL)
+	if (rc4k_misfit_reason(&b->info, one) != NULL)
 		b = &rc4k_serial;
 	for (size_t i = 0; i < n; i += GROUP) {
 		size_t m = n - i < GROUP ? n - i : GROUP;
@@ -157,7 +158,8 @@ void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;
-		if (rc4k_misfit(&b->info, k) != NULL || b->info.width == 0) {
+		if (rc4k_misfit_reason(&b->info, k) != NULL ||
+		    b->info.width == 0) {
 			/* another family's key; or serial, which runs each
 			 * key as rc4tune_crypt does */
 			rc4_crypt_kernel(&keys[i], len)

@@ -22,7 +22,7 @@ struct sel {
 	size_t size, len;
 	char section[RC4_SECTION_MAX]; /* this CPU's */
 	struct rc4_conf conf;
-	int conf_rc; /* rc4_conf_read's; 2: not read yet */
+	int conf_rc; /* rc4_conf_read's, or RC4_CONF_UNREAD */
 	char conf_why[RC4_CONF_WHY_MAX]; /* why it was refused */
 	bool conf_said; /* this kind's trail has said how it was read */
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
@@ -77,7 +77,7 @@ static int conf(struct sel *s)
 {
 	const char *path = s->in->conf, *why = s->conf_why;
 
-	if (s->conf_rc == 2)
+	if (s->conf_rc == RC4_CONF_UNREAD)
 		s->conf_rc = rc4_conf_read(path, s->in->cpu ? s->section : NULL,
 					   &s->conf, NULL, s->conf_why,
 					   sizeof s->conf_why);
@@ -135,7 +135,7 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 	if (conf(s) != 0)
 		return NULL;
 	const struct rc4_conf_value *v = s->conf.value[slot];
-	struct rc4_keys_how how = { true, s->in->one, s->in->find };
+	struct rc4_keys_how how = { true, s->in->single, s->in->find };
 	rc4_keys_judge(v, &how, &s->use);
 	s->slot = slot;
 	/* the key the library read: the kind's own, else one standing in */
@@ -215,7 +215,7 @@ static const char *from_heuristic(struct sel *s)
 	rc4_heuristic_rule(s->kind, s->in->cpu, &rule);
 	say(s, "heuristic: %s", rule);
 	const struct rc4k_info *k = rc4_heuristic_walk(
-		s->kind, s->in->one, s->in->cpu, true, s->in->find, NULL,
+		s->kind, s->in->single, s->in->cpu, true, s->in->find, NULL,
 		skipped, s);
 	snprintf(s->step, sizeof s->step, "heuristic");
 	return k ? k->name : NULL;
@@ -232,7 +232,7 @@ static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how
 	if (how->split.below > 0)
 		say(s, "split: calls shorter than %zu bytes run %s (config "
 		       "line %d), longer ones %s",
-		    how->split.below, how->split.shrt->info.name,
+		    how->split.below, how->split.short_kernel->info.name,
 		    how->split.line, k->info.name);
 	else
 		split_passed(s);
@@ -271,7 +271,7 @@ static const struct rc4k_info *select_kind(struct sel *s, enum rc4k_kind kind,
 		const char *why;
 		const struct rc4k_info *k =
 			s->judged ? s->use.k[kind]
-				  : rc4_key_kernel(kind, name, in->one, true,
+				  : rc4_key_kernel(kind, name, in->single, true,
 						   in->find, &why);
 		if (s->judged)
 			why = s->use.bad[s->row].why;
@@ -296,7 +296,7 @@ static const struct rc4k_info *select_kind(struct sel *s, enum rc4k_kind kind,
 static void sel_start(struct sel *s, const struct rc4_select_in *in)
 {
 	s->in = in;
-	s->conf_rc = 2;
+	s->conf_rc = RC4_CONF_UNREAD;
 	s->section[0] = '\0';
 	if (in->cpu != NULL)
 		rc4_section_name(in->cpu, s->section);
@@ -324,7 +324,7 @@ void rc4_select_all(const struct rc4_select_in *in,
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		/* the batch kinds run the single kind's keys: chosen first */
 		if (k != RC4K_SINGLE) {
-			batch.one = rc4k_single(out->k[RC4K_SINGLE]);
+			batch.single = rc4k_single(out->k[RC4K_SINGLE]);
 			s.in = &batch;
 		}
 		out->k[k] = select_kind(&s, (enum rc4k_kind)k,
@@ -351,7 +351,7 @@ void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)
 	in->cpu_why = NULL;
 	in->cpu = rc4_cpu_identify(cpu, &in->cpu_why) == 0 ? cpu : NULL;
 	in->find = rc4k_find;
-	in->one = NULL;
+	in->single = NULL;
 }
 
 void rc4_trail_print(FILE *f, const char *prefix, const char *trail)

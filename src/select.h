@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "confkeys.h"
+#include "conf.h"
 #include "cpu.h"
 #include "kernels/kernel.h"
 
@@ -25,31 +25,34 @@ struct rc4_select_in {
 	/* Looks a kernel name up (rc4k_find; tests add broken kernels). */
 	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
 	/* The batch kinds: the single-stream kernel whose keys they run; a
-	 * step whose kernel is of another family (rc4k_misfit) is skipped.
-	 * NULL: no such check (the single kind). */
-	const struct rc4k *one;
+	 * step whose kernel is of another family (rc4k_misfit_reason) is
+	 * skipped.  NULL: no such check (the single kind). */
+	const struct rc4k *single;
 };
 
 /* Fill IN from the environment (secure_getenv) and CPUID, with CPU as the
- * storage for the CPU's identity; IN->one is NULL. */
+ * storage for the CPU's identity; IN->single is NULL. */
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu);
 
 /* The steps of the precedence, in its order: where a kernel came from. */
 enum rc4_source {
 	RC4_FROM_ENV,
-	RC4_FROM_PIN,
-	RC4_FROM_CPU, /* this CPU's [cpu ...] section */
-	RC4_FROM_DEFAULT,
-	RC4_FROM_RULE, /* the CPUID heuristic */
+	/* a config section: RC4_FROM_CONF + its slot (RC4_CONF_PIN ...) */
+	RC4_FROM_CONF,
+	RC4_FROM_RULE = RC4_FROM_CONF + RC4_CONF_SECTIONS, /* the heuristic */
 	RC4_FROM_PORTABLE,
 };
+
+/* rc4_choice.conf when the config was not read. */
+enum { RC4_CONF_UNREAD = 2 };
 
 /* The step that chose, for --explain --json. */
 struct rc4_choice {
 	enum rc4_source source;
 	int line; /* the config line of a config step's key, else 0 */
-	/* rc4_conf_read's result: 0 read, 1 no such file, -1 refused; 2
-	 * when no step read the config (the environment chose) */
+	/* rc4_conf_read's result: 0 read, 1 no such file, -1 refused;
+	 * RC4_CONF_UNREAD when no step read the config (the environment
+	 * chose) */
 	int conf;
 	/* the single kind: the split of the section that chose, if any */
 	struct rc4_split split;
@@ -65,7 +68,7 @@ const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
 				       struct rc4_choice *how);
 
 /* Every kind's selection at once, the config read once: the single kind
- * first, then each batch kind for its keys (IN->one ignored).  TRAILS
+ * first, then each batch kind for its keys (IN->single ignored).  TRAILS
  * (may be NULL) gets each kind's trail. */
 struct rc4_selection {
 	const struct rc4k_info *k[RC4K_KINDS];

@@ -93,7 +93,7 @@ struct batch_args {
 static const struct rc4k *keys_of(const struct trial *tr,
 				  const struct rc4k_batch *b)
 {
-	return rc4k_misfit(&b->info, tr->one) == NULL
+	return rc4k_misfit_reason(&b->info, tr->one) == NULL
 		       ? tr->one
 		       : rc4k_family(b->info.width)->portable;
 }
@@ -146,6 +146,15 @@ static double run_crypt_many(const struct trial *tr, unsigned long reps)
 	return timing_now() - t0;
 }
 
+/* A batch call's one cell, LABEL (BYTES and KEYS as struct cell's),
+ * the same whatever the workload. */
+#define ONE_CELL(label, bytes, keys)                                        \
+	.ncells = 1, .cells = { { label, bytes, keys } },                   \
+	.weight = { [WORKLOAD_MIXED] = { 1 }, [WORKLOAD_BULK] = { 1 },      \
+		    [WORKLOAD_PACKETS] = { 1 }, [WORKLOAD_KEYS] = { 1 } },  \
+	.describe = { [WORKLOAD_MIXED] = label, [WORKLOAD_BULK] = label,    \
+		      [WORKLOAD_PACKETS] = label, [WORKLOAD_KEYS] = label }
+
 const struct bench measure_benches[RC4K_KINDS] = {
 	/* The sizes of `openssl speed`, then the password-recovery pattern. */
 	[RC4K_SINGLE] = {
@@ -177,22 +186,13 @@ const struct bench measure_benches[RC4K_KINDS] = {
 		.run = run_single,
 	},
 	/* Each batch call on its own: password recovery (many fresh keys, a
-	 * few bytes each), and a server's many streams.  Each call has one
-	 * cell, whatever the workload. */
+	 * few bytes each), and a server's many streams. */
 	[RC4K_SET_KEYS] = {
 		.title = "set_keys kernels (rc4tune_set_keys): keys/s: 64 "
 			 "fresh 16-byte keys a call, then 16 bytes of each.",
 		.json = "set_keys",
-		.ncells = 1,
-		.cells = { { "keys/s", 0, NKEYS } },
+		ONE_CELL("keys/s", 0, NKEYS),
 		.cpb_cell = -1,
-		.weight = { [WORKLOAD_MIXED] = { 1 }, [WORKLOAD_BULK] = { 1 },
-			    [WORKLOAD_PACKETS] = { 1 },
-			    [WORKLOAD_KEYS] = { 1 } },
-		.describe = { [WORKLOAD_MIXED] = "keys/s",
-			      [WORKLOAD_BULK] = "keys/s",
-			      [WORKLOAD_PACKETS] = "keys/s",
-			      [WORKLOAD_KEYS] = "keys/s" },
 		.share = 0.1,
 		.run = run_set_keys,
 	},
@@ -201,17 +201,9 @@ const struct bench measure_benches[RC4K_KINDS] = {
 			 "streams of 1024 bytes a call, in 1000s of bytes per "
 			 "second.",
 		.json = "crypt_many",
-		.ncells = 1,
-		.cells = { { "8x1024", NSTREAMS * STREAM, 0 } },
+		ONE_CELL("8x1024", NSTREAMS * STREAM, 0),
 		.cpb_cell = 0,
 		.cpb_label = "c/B",
-		.weight = { [WORKLOAD_MIXED] = { 1 }, [WORKLOAD_BULK] = { 1 },
-			    [WORKLOAD_PACKETS] = { 1 },
-			    [WORKLOAD_KEYS] = { 1 } },
-		.describe = { [WORKLOAD_MIXED] = "8x1024",
-			      [WORKLOAD_BULK] = "8x1024",
-			      [WORKLOAD_PACKETS] = "8x1024",
-			      [WORKLOAD_KEYS] = "8x1024" },
 		.share = 0.1,
 		.run = run_crypt_many,
 	},

@@ -144,19 +144,6 @@ static void on_line(void *arg, int num, const char *text, size_t len)
 	enter_section(c, num, sec);
 }
 
-/* Which of the sections that speak for this CPU SEC is (RC4_CONF_PIN
- * ...), or -1. */
-static int speaks_as(const struct check *c, const char *sec)
-{
-	enum rc4_section_kind is = rc4_section_kind(sec);
-
-	return is == RC4_SECTION_PIN	 ? RC4_CONF_PIN
-	       : is == RC4_SECTION_DEFAULT ? RC4_CONF_DEFAULT
-	       : c->section != NULL && strcmp(sec, c->section) == 0
-		       ? RC4_CONF_CPU
-		       : -1;
-}
-
 /* The reader's entry hook: every key = value. */
 static void on_entry(void *arg, int num, const char *sec, const char *key,
 		     const char *value)
@@ -193,7 +180,7 @@ static void judge_section(struct check *c, const struct seen *s,
 			  const struct rc4_conf *conf)
 {
 	struct rc4_conf_value other[RC4_KEYS];
-	int slot = speaks_as(c, s->name);
+	int slot = rc4_conf_slot(s->name, c->section);
 	enum rc4_section_kind is = rc4_section_kind(s->name);
 	const struct rc4_conf_value *v = slot >= 0 ? conf->value[slot] : other;
 	struct rc4_keys_how how = { slot >= 0, NULL, NULL };
@@ -210,7 +197,8 @@ static void judge_section(struct check *c, const struct seen *s,
 	for (int k = 0; k < RC4_KEYS; k++) {
 		const struct rc4_key_bad *bad = &u.bad[k];
 		enum rc4_key_role role = rc4_keys[k].role;
-		const char *key = rc4_keys[k].name, *lng = v[RC4_KEY_KERNEL].name;
+		const char *key = rc4_keys[k].name;
+		const char *kernel = v[RC4_KEY_KERNEL].name;
 		if (bad->line == 0)
 			continue;
 		if (bad->why == NULL)
@@ -220,7 +208,7 @@ static void judge_section(struct check *c, const struct seen *s,
 		else if (role != RC4_ROLE_SHORT && role != RC4_ROLE_BYTES)
 			note(c, bad->line, true, "%s = %s in [%s]: %s", key,
 			     v[k].name, s->name, bad->why);
-		else if (*lng == '\0')
+		else if (*kernel == '\0')
 			note(c, bad->line, true, "%s = %s in [%s]: %s: the "
 						 "library ignores the split",
 			     key, v[k].name, s->name, bad->why);
@@ -228,7 +216,7 @@ static void judge_section(struct check *c, const struct seen *s,
 			note(c, bad->line, true, "%s = %s in [%s]: %s (kernel = "
 						 "%s): the library ignores the "
 						 "split",
-			     key, v[k].name, s->name, bad->why, lng);
+			     key, v[k].name, s->name, bad->why, kernel);
 	}
 }
 

@@ -24,6 +24,7 @@
 #include "conf.h"
 #include "confwrite.h"
 #include "readfile.h"
+#include "timing.h"
 
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
@@ -462,16 +463,6 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* Seconds since *T0. */
-static double since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) +
-	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* The lock file, created 0600 if need be, open with its stat in *ST: its
  * descriptor; LOCK_GONE if it was removed since we opened it (by the run
  * letting go); or -1 after saying why. */
@@ -500,16 +491,18 @@ static int open_lock(const struct confwrite *w, struct stat *st)
 	return fd;
 }
 
-/* flock FD, polling until CONFWRITE_LOCK_WAIT seconds after *T0, since a
- * blocking wait cannot be bounded: 0, or the errno of the last try. */
-static int flock_within(int fd, const struct timespec *t0)
+/* flock FD, polling until CONFWRITE_LOCK_WAIT seconds after T0
+ * (timing_clock), since a blocking wait cannot be bounded: 0, or the
+ * errno of the last try. */
+static int flock_within(int fd, double t0)
 {
 	static const struct timespec pause_for = { 0, 10 * 1000 * 1000 };
 	int err = 0;
 
 	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		err = errno;
-		if (err != EWOULDBLOCK || since(t0) >= CONFWRITE_LOCK_WAIT)
+		if (err != EWOULDBLOCK ||
+		    timing_clock() - t0 >= CONFWRITE_LOCK_WAIT)
 			break;
 		nanosleep(&pause_for, NULL);
 		err = 0;
@@ -547,17 +540,16 @@ static int lock_failed(const struct confwrite *w, int fd, int err)
  * ours: again.  A file system without locks only warns. */
 static int take_lock(const struct confwrite *w)
 {
-	struct timespec t0;
 	struct stat st, named;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = timing_clock();
 	for (;;) {
 		int fd = open_lock(w, &st);
 		if (fd == LOCK_GONE)
 			continue;
 		if (fd < 0)
 			return -1;
-		int err = flock_within(fd, &t0);
+		int err = flock_within(fd, t0);
 		if (err != 0)
 			return lock_failed(w, fd, err);
 		if (lstat(w->lock, &named) == 0 && named.st_dev == st.st_dev &&

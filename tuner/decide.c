@@ -327,21 +327,21 @@ struct choice decide(const struct measurement *m,
 
 /* A single-stream kernel may cost this much of the chosen one's score to
  * give the batch calls its layout's lanes: what a CPU rule may cost
- * (tests/test_rules.py holds a model's rule to 0.95 of the best).  The
+ * (tests/rules/test_rules.py holds a model's rule to 0.95 of the best).  The
  * tie window's 3 % as the cap let rings of two layouts that rank within
  * 5 % of each other from run to run write the one without fast lanes
  * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
 /* Why batch kernel R of BATCH may not run the keys of single-stream
- * kernel ONE, or NULL: another layout (rc4k_misfit), or serial timed on
+ * kernel ONE, or NULL: another layout (rc4k_misfit_reason), or serial timed on
  * another single-stream kernel than ONE (its figures are that kernel's). */
 static const char *misfit(const struct measurement *batch,
 			  const struct kresult *r, const struct rc4k *one)
 {
 	if (r->k->width == 0 && batch->one != NULL && batch->one != one)
 		return "timed on another single-stream kernel";
-	return rc4k_misfit(r->k, one);
+	return rc4k_misfit_reason(r->k, one);
 }
 
 /* The best score among BATCH's kernels that fit ONE's family, over the
@@ -357,7 +357,7 @@ static double kept(const struct measurement *batch, const struct rc4k *one)
 		if (r->status != KERNEL_OK)
 			continue;
 		all = fmax(all, r->score);
-		if (rc4k_misfit(r->k, one) == NULL)
+		if (rc4k_misfit_reason(r->k, one) == NULL)
 			fit = fmax(fit, r->score);
 	}
 	return all > 0 ? fit / all : 1;
@@ -514,7 +514,7 @@ static bool split_fits(const struct measurement *m, const struct choice *c,
 	if (i == c->kernel)
 		return true;
 	return !(lng && c->held) && m->kr[i].status == KERNEL_OK &&
-	       rc4k_split_misfit(rc4k_single(m->kr[c->kernel].k),
+	       rc4k_split_misfit_reason(rc4k_single(m->kr[c->kernel].k),
 				 rc4k_single(m->kr[i].k)) == NULL;
 }
 

@@ -168,14 +168,15 @@ static const struct rc4_record_split *split_figures(const struct explanation *e)
 {
 	const struct rc4_choice *how = &e->kind[RC4K_SINGLE].how;
 	const struct rc4_section *h =
-		how->source == RC4_FROM_CPU && how->split.below > 0
+		how->source == RC4_FROM_CONF + RC4_CONF_CPU &&
+				how->split.below > 0
 			? holder(e, how->line)
 			: NULL;
 	const struct rc4_record_split *sp = h ? &h->record.split : NULL;
 
 	return sp && h->record.owner == RC4_OWNER_TUNER && sp->present &&
 			       sp->below == how->split.below &&
-			       strcmp(sp->value, how->split.shrt->info.name) == 0
+			       strcmp(sp->value, how->split.short_kernel->info.name) == 0
 		       ? sp
 		       : NULL;
 }
@@ -186,20 +187,21 @@ static void split_text(const struct explanation *e)
 {
 	const struct rc4_split *sp = &e->kind[RC4K_SINGLE].how.split;
 	const struct rc4_record_split *f = split_figures(e);
-	const char *lng = sp->lng ? sp->lng->info.name : "";
+	const char *long_name = sp->long_kernel ? sp->long_kernel->info.name
+						: "";
 
 	if (sp->below == 0)
 		return;
 	printf("split: calls shorter than %zu bytes run %s, longer ones %s",
-	       sp->below, sp->shrt->info.name, lng);
+	       sp->below, sp->short_kernel->info.name, long_name);
 	if (f == NULL) {
 		printf(" (set by a person: no figures)\n");
 		return;
 	}
-	printf(": %s measured", sp->shrt->info.name);
+	printf(": %s measured", sp->short_kernel->info.name);
 	for (int i = 0; i < f->n; i++)
 		printf("%s %.3fx %s's rate at %lu bytes", i ? "," : "",
-		       f->cell[i].ratio, lng, f->cell[i].bytes);
+		       f->cell[i].ratio, long_name, f->cell[i].bytes);
 	printf("; the workload's score %.3fx its score without it\n", f->gain);
 }
 
@@ -227,9 +229,12 @@ static void print_text(const struct explanation *e)
 }
 
 static const char *const source_names[] = {
-	[RC4_FROM_ENV] = "env",	       [RC4_FROM_PIN] = "pin",
-	[RC4_FROM_CPU] = "section",    [RC4_FROM_DEFAULT] = "default",
-	[RC4_FROM_RULE] = "rule",      [RC4_FROM_PORTABLE] = "portable",
+	[RC4_FROM_ENV] = "env",
+	[RC4_FROM_CONF + RC4_CONF_PIN] = "pin",
+	[RC4_FROM_CONF + RC4_CONF_CPU] = "section",
+	[RC4_FROM_CONF + RC4_CONF_DEFAULT] = "default",
+	[RC4_FROM_RULE] = "rule",
+	[RC4_FROM_PORTABLE] = "portable",
 };
 
 static const char *const owner_words[] = {
@@ -267,7 +272,7 @@ static void json_split(const struct explanation *e)
 		return;
 	}
 	printf("{\"short_kernel\": ");
-	json_string(stdout, sp->shrt->info.name);
+	json_string(stdout, sp->short_kernel->info.name);
 	printf(", \"short_below\": %zu, \"line\": %d, \"gain\": ", sp->below,
 	       sp->line);
 	printf(f ? "%.3f" : "null", f ? f->gain : 0);
@@ -286,10 +291,10 @@ static void json_kind(const struct explanation *e, int k)
 {
 	const struct explained *x = &e->kind[k];
 	enum rc4_source src = x->how.source;
-	bool in_conf = src == RC4_FROM_PIN || src == RC4_FROM_CPU ||
-		       src == RC4_FROM_DEFAULT;
-	const struct rc4_section *h =
-		src == RC4_FROM_CPU ? holder(e, x->how.line) : NULL;
+	bool in_conf = src >= RC4_FROM_CONF && src < RC4_FROM_RULE;
+	const struct rc4_section *h = src == RC4_FROM_CONF + RC4_CONF_CPU
+					      ? holder(e, x->how.line)
+					      : NULL;
 	const struct rc4_record_key *rk =
 		h && h->record.owner == RC4_OWNER_TUNER &&
 				h->record.key[k].present
@@ -344,12 +349,12 @@ static void json_section(const struct explanation *e)
 
 static void print_json(const struct explanation *e)
 {
-	/* rc4_choice.conf's values, from -1 */
+	/* rc4_choice.conf's values, from -1 to RC4_CONF_UNREAD */
 	static const char *const status[] = { "refused", "read", "missing",
 					      "not read" };
-	int conf = 2;
+	int conf = RC4_CONF_UNREAD;
 
-	for (int k = 0; k < RC4K_KINDS && conf == 2; k++)
+	for (int k = 0; k < RC4K_KINDS && conf == RC4_CONF_UNREAD; k++)
 		conf = e->kind[k].how.conf;
 	printf("{\n  \"rc4tune\": \"%s\",\n  \"cpu\": ", PACKAGE_VERSION);
 	json_string_or_null(stdout, e->section[0] ? e->section : NULL);

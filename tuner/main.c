@@ -165,6 +165,16 @@ static int valued(struct cli *c, int opt, const char *arg)
 	return -1;
 }
 
+/* The flag in C that the option OPT, which takes no value, sets; NULL
+ * for the other options. */
+static bool *switch_of(struct cli *c, int opt)
+{
+	bool *const flag[] = { ['j'] = &c->o.json, ['q'] = &c->o.quiet,
+			       ['M'] = &c->o.if_missing, ['F'] = &c->o.force };
+
+	return opt > 0 && (size_t)opt < ARRAY_LEN(flag) ? flag[opt] : NULL;
+}
+
 /* Whether OPT, seen before in C, takes a value: given twice, one of the
  * two would be dropped unsaid (--check-conf=a --check-conf=b would check
  * b alone), so it is a usage error, as --check-conf a b is. */
@@ -189,26 +199,19 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 	}
 
 	int r = valued(c, opt, arg);
+	bool *on = switch_of(c, opt);
 
 	if (opt > 0 && opt < 128)
 		c->seen[opt] = true;
 	if (r >= 0)
 		return r;
+	if (on != NULL) {
+		*on = true;
+		return 0;
+	}
 	switch (opt) {
-	case 'j':
-		c->o.json = true;
-		return 0;
-	case 'q':
-		c->o.quiet = true;
-		return 0;
 	case 'D':
 		c->dump = arg;
-		return 0;
-	case 'M':
-		c->o.if_missing = true;
-		return 0;
-	case 'F':
-		c->o.force = true;
 		return 0;
 	case 'C':
 		c->conf_file = arg;

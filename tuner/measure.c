@@ -298,8 +298,8 @@ static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
 	const struct rc4k_info *s;
 
 	for (size_t n = 0; (s = rc4k_nth(RC4K_SINGLE, n)) != NULL; n++)
-		if (rc4k_misfit(i, rc4k_single(s)) == NULL &&
-		    rc4k_misfit(j, rc4k_single(s)) != NULL)
+		if (rc4k_misfit_reason(i, rc4k_single(s)) == NULL &&
+		    rc4k_misfit_reason(j, rc4k_single(s)) != NULL)
 			return false;
 	return true;
 }

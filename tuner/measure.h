@@ -137,8 +137,8 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 
 void measure_free(struct measurement *m);
 
-/* The measuring engine's seam for tests (tests/seam.c, linked into
- * tests/rc4tune_seam only; NULL in rc4tune): instead of timing trial T,
+/* The measuring engine's seam for tests (tests/helpers/seam.c, linked into
+ * tests/helpers/rc4tune_seam only; NULL in rc4tune): instead of timing trial T,
  * the rate it has during PHASE, after advancing the virtual clock
  * (timing_seam_now) by SLICE seconds. */
 extern double (*measure_seam)(const struct trial *t, int phase, double slice);

@@ -71,16 +71,11 @@ static void keep(void *arg, const struct rc4_section *s)
 
 	if (cs->failed || !merged(cs, s))
 		return;
-	if (cs->n == cs->cap) {
-		size_t cap = cs->cap ? 2 * cs->cap : 64;
-		struct cand *c = realloc(cs->c, cap * sizeof *c);
-		if (c == NULL) {
-			cs->failed = true;
-			return;
-		}
-		cs->c = c;
-		cs->cap = cap;
-	}
+	struct cand *more = rc4_grow(cs->c, &cs->cap, cs->n, sizeof *more, 64);
+	cs->failed = more == NULL;
+	if (cs->failed)
+		return;
+	cs->c = more;
 	struct cand *c = &cs->c[cs->n];
 	*c = (struct cand){ s->text, s->len, cs->path, strdup(s->name),
 			    s->line, s->record.owner, uncertain(s), "" };

@@ -52,7 +52,7 @@ static int as_decided(const struct result *t, const char *path,
 			     : NULL;
 	if (
 	    (u.split.below == s->below &&
-	     (shrt == NULL || strcmp(u.split.shrt->info.name, shrt) == 0)))
+	     (shrt == NULL || strcmp(u.split.short_kernel->info.name, shrt) == 0)))
 		return 0;
 	fprintf(stderr, "rc4tune: error: %s: written, but the library does "
 			"not take the split decided (%zu bytes, %s) from it; "

@@ -84,6 +84,20 @@ void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
 	}
 }
 
+void *rc4_grow(void *items, size_t *cap, size_t n, size_t size,
+	       size_t first)
+{
+	if (n < *cap)
+		return items;
+	/* doubling: a realloc an item copied them all each time, minutes
+	 * for a file of thousands of sections under ASan */
+	size_t more = *cap ? 2 * *cap : first;
+	void *p = realloc(items, more * size);
+	if (p != NULL)
+		*cap = more;
+	return p;
+}
+
 struct collecting {
 	struct rc4_sections *ss;
 	const char *path;
@@ -98,18 +112,12 @@ static void collect_one(void *arg, const struct rc4_section *s)
 
 	if (ss->failed || (c->keep != NULL && !c->keep(c->arg, s)))
 		return;
-	if (ss->n == ss->cap) {
-		/* doubling: a realloc a section copied them all each time,
-		 * minutes for a file of thousands of sections under ASan */
-		size_t cap = ss->cap ? 2 * ss->cap : 16;
-		struct rc4_section *more = realloc(ss->s, cap * sizeof *more);
-		if (more == NULL) {
-			ss->failed = true;
-			return;
-		}
-		ss->s = more;
-		ss->cap = cap;
-	}
+	struct rc4_section *more = rc4_grow(ss->s, &ss->cap, ss->n,
+					    sizeof *more, 16);
+	ss->failed = more == NULL;
+	if (ss->failed)
+		return;
+	ss->s = more;
 	ss->s[ss->n] = *s;
 	ss->s[ss->n++].path = c->path;
 }

@@ -58,6 +58,12 @@ int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
 
 void rc4_sections_free(struct rc4_sections *ss);
 
+/* ITEMS, an array of *CAP items of SIZE bytes whose first N are in use,
+ * with room for one more: itself, or realloc'ed to twice the room (FIRST
+ * items at first); NULL when out of memory (ITEMS is then kept). */
+void *rc4_grow(void *items, size_t *cap, size_t n, size_t size,
+	       size_t first);
+
 /* The sections of BUF (LEN bytes) named NAME: how many there are; FIRST
  * (may be NULL) gets the first, THEIRS (may be NULL) the first that is
  * not the tuner's (theirs->line 0 when none is): a later duplicate speaks

@@ -123,7 +123,7 @@ double speed_median(const double *v, int n, double *tmp);
  * another process interrupted does not move it. */
 double speed_spread(const double *v, int n);
 
-/* The benchmarks' test seam (set by tests/seam.c, linked into the seam
+/* The benchmarks' test seam (set by tests/helpers/seam.c, linked into the seam
  * builds only; NULL otherwise): the rate row NAME has at PLACE instead of
  * timing a slice.  The tuner's is measure_seam (measure.h); both read the
  * same RC4TUNE_SEAM_RATES. */

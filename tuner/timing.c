@@ -6,17 +6,32 @@
 #include <time.h>
 #include <unistd.h>
 #include "timing.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 double (*timing_seam_now)(void);
 
-double timing_now(void)
+double timing_clock(void)
 {
 	struct timespec ts;
 
-	if (timing_seam_now != NULL)
-		return timing_seam_now();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double timing_now(void)
+{
+	return timing_seam_now != NULL ? timing_seam_now() : timing_clock();
+}
+
+uint64_t timing_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __rdtsc();
+#else
+	return 0;
+#endif
 }
 
 void timing_load_mark(struct timing_load *l)

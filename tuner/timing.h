@@ -7,10 +7,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* CLOCK_MONOTONIC, in seconds; or the test seam's virtual clock. */
+/* CLOCK_MONOTONIC, in seconds. */
+double timing_clock(void);
+
+/* timing_clock, or the test seam's virtual clock: what slices are timed
+ * with. */
 double timing_now(void);
 
-/* Set only by the test seam (tests/seam.c), NULL in rc4tune. */
+/* The x86 time-stamp counter, 0 on other machines. */
+uint64_t timing_tsc(void);
+
+/* Set only by the test seam (tests/helpers/seam.c), NULL in rc4tune. */
 extern double (*timing_seam_now)(void);
 
 /* Busy and total time of all CPUs (/proc/stat) and this process's CPU

@@ -325,9 +325,10 @@
 	ja	6f
 .endm
 
-/* Inputs under MIN bytes go to SHORT (the 16x loop on the same state), as
- * aligning x and filling the ring cost more than they win there. */
-.macro ring5 name, w, short, min
+/* A ring loop's entry: inputs under MIN bytes go to SHORT (the 16x loop
+ * on the same state), as aligning x and filling the ring cost more than
+ * they win there; then every callee-saved register is saved. */
+.macro ring_open name, short, min
 	fstart	\name
 	cmpq	$\min, %rsi
 	jb	\short
@@ -335,15 +336,25 @@
 	cpush	\r
 	.endr
 	args
-	pushq	%rsi			/* the end, at (%rsp) */
-	.cfi_adjust_cfa_offset 8
-	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
+.endm
+
+/* Single bytes until x+1 is a multiple of 16 (ring_open's MIN leaves
+ * room); x+1 is then in eax. */
+.macro ring_align w
 3:	leal	1(%rcx), %eax
 	testb	$15, %al
 	jz	4f
 	onebyte	\w
 	jmp	3b
-4:	leal	-5(%rdx), %ebp
+4:
+.endm
+
+.macro ring5 name, w, short, min
+	ring_open \name, \short, \min
+	pushq	%rsi			/* the end, at (%rsp) */
+	.cfi_adjust_cfa_offset 8
+	ring_align \w
+	leal	-5(%rdx), %ebp
 	subl	%ecx, %ebp
 	leal	1(%rcx), %ebx
 	movzbl	%bl, %ebx
@@ -426,33 +437,23 @@
 .macro r4fill w, q
 .if \q < 16
 	.set	r4d, ST_S+(\q)*\w
+	r4load	\w, \q, %rbx
 .else
 	.set	r4d, ST_S+((\q)-16)*\w
+	r4load	\w, \q, %rsi
 .endif
+.endm
+
+/* r4fill's load, from the block whose base is in BASE. */
+.macro r4load w, q, base
 .if (\q) % 4 == 0
-	.if \q < 16
-	movzbl	r4d(%rdi,%rbx,\w), %r8d
-	.else
-	movzbl	r4d(%rdi,%rsi,\w), %r8d
-	.endif
+	movzbl	r4d(%rdi,\base,\w), %r8d
 .elseif (\q) % 4 == 1
-	.if \q < 16
-	movzbl	r4d(%rdi,%rbx,\w), %r12d
-	.else
-	movzbl	r4d(%rdi,%rsi,\w), %r12d
-	.endif
+	movzbl	r4d(%rdi,\base,\w), %r12d
 .elseif (\q) % 4 == 2
-	.if \q < 16
-	movzbl	r4d(%rdi,%rbx,\w), %r13d
-	.else
-	movzbl	r4d(%rdi,%rsi,\w), %r13d
-	.endif
+	movzbl	r4d(%rdi,\base,\w), %r13d
 .else
-	.if \q < 16
-	movzbl	r4d(%rdi,%rbx,\w), %r14d
-	.else
-	movzbl	r4d(%rdi,%rsi,\w), %r14d
-	.endif
+	movzbl	r4d(%rdi,\base,\w), %r14d
 .endif
 .endm
 
@@ -594,16 +595,14 @@
 	/* fill the ring for phase p, then enter the block at step p */
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 .L\name\()_su\p:
-	r4fill	\w, \p
-	r4fill	\w, \p+1
-	r4fill	\w, \p+2
-	r4fill	\w, \p+3
+	.irp q, 0, 1, 2, 3
+	r4fill	\w, \p+\q
+	.endr
 	jmp	.L\name\()_u\p
 .L\name\()_sc\p:
-	r4fill	\w, \p
-	r4fill	\w, \p+1
-	r4fill	\w, \p+2
-	r4fill	\w, \p+3
+	.irp q, 0, 1, 2, 3
+	r4fill	\w, \p+\q
+	.endr
 	jmp	.L\name\()_c\p
 	.endr
 
@@ -752,20 +751,9 @@
 .endm
 
 .macro wring name, w, g, short, min
-	fstart	\name
-	cmpq	$\min, %rsi
-	jb	\short
-	.irp r, %rbx, %rbp, %r12, %r13, %r14, %r15
-	cpush	\r
-	.endr
-	args
-	/* single bytes until x+1 is a multiple of 16 (MIN leaves room) */
-3:	leal	1(%rcx), %eax
-	testb	$15, %al
-	jz	4f
-	onebyte	\w
-	jmp	3b
-4:	leal	-4(%rdx), %ebp
+	ring_open \name, \short, \min
+	ring_align \w
+	leal	-4(%rdx), %ebp
 	subl	%ecx, %ebp
 	movzbl	%al, %ebx
 	leal	16(%rbx), %ecx

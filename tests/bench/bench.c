@@ -31,7 +31,6 @@
 #include "tuner/speed.h"
 #include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
 #define HAVE_TSC 1
 #endif
 #ifdef HAVE_LIBCRYPTO
@@ -61,15 +60,6 @@ struct cand {
 
 /* The store bound's rates, measured among the rounds. */
 static struct sb_rounds bound;
-
-static uint64_t tsc_now(void)
-{
-#ifdef HAVE_TSC
-	return __rdtsc();
-#else
-	return 0;
-#endif
-}
 
 /* A row's keyed state, at the core's keys' placement (libgcrypt's
  * handle is its own). */
@@ -471,7 +461,7 @@ static double measure(struct speed_table *t, struct cand *cands, int n,
 		      int rounds, int tsc)
 {
 	double t0 = timing_now();
-	uint64_t c0 = tsc_now();
+	uint64_t c0 = timing_tsc();
 
 	/* on the seam the rows' rates are made up: no bound to set them by */
 	for (int r = 0; r < rounds; r++) {
@@ -480,7 +470,7 @@ static double measure(struct speed_table *t, struct cand *cands, int n,
 		speed_round(t, NULL, (size_t)n, slice, cands);
 	}
 	sb_medians(&bound, rounds);
-	return (double)(tsc_now() - c0) / (timing_now() - t0);
+	return (double)(timing_tsc() - c0) / (timing_now() - t0);
 }
 
 int main(int argc, char **argv)

@@ -44,8 +44,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "benchutil.h"
 #include "storebound.h"
+#include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -229,9 +229,9 @@ static const struct limit limits[] = {
 /* The TSC's ticks per nanosecond, over about 50 ms. */
 static double tsc_ghz(void)
 {
-	double t0 = now(), c0 = sb_ticks(1), t;
+	double t0 = timing_clock(), c0 = sb_ticks(1), t;
 
-	while ((t = now()) - t0 < 0.05)
+	while ((t = timing_clock()) - t0 < 0.05)
 		;
 	return (sb_ticks(1) - c0) / ((t - t0) * 1e9);
 }

@@ -35,9 +35,9 @@
 #include <string.h>
 #include "benchutil.h"
 #include "storebound.h"
+#include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#include <x86intrin.h>
 #define HAVE_TSC 1
 #endif
 
@@ -98,10 +98,10 @@ double sb_ticks(int tsc)
 {
 #ifdef HAVE_TSC
 	if (tsc)
-		return (double)__rdtsc();
+		return (double)timing_tsc();
 #endif
 	(void)tsc;
-	return now() * 1e9;
+	return timing_clock() * 1e9;
 }
 
 /* Eight steps from base N; TB (T + N) and PB (P + N) let the compiler

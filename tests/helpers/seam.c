@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "tuner/measure.h"
 #include "tuner/speed.h"
 #include "tuner/timing.h"
@@ -148,7 +147,6 @@ __attribute__((constructor)) static void seam_init(void)
 {
 	const char *s = getenv("RC4TUNE_SEAM_RATES");
 	const char *f = getenv("RC4TUNE_SEAM_NOISE");
-	struct timespec ts;
 	int used;
 
 	if (s == NULL)
@@ -163,8 +161,7 @@ __attribute__((constructor)) static void seam_init(void)
 			s);
 		exit(99);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	vclock = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	vclock = timing_clock();
 	timing_seam_now = seam_now;
 	measure_seam = seam_rate;
 	speed_seam = seam_speed;

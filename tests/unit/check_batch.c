@@ -446,10 +446,10 @@ START_TEST(test_select_per_call)
 			 "char-4lane");
 	/* one family per key: a kernel of another family is passed over
 	 * for the single-stream kernel whose keys the call runs */
-	in.one = rc4k_family(4)->portable; /* int-8x */
+	in.single = rc4k_family(4)->portable; /* int-8x */
 	ck_assert_str_ne(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
 			 "char-4lane");
-	in.one = rc4k_family(1)->portable; /* char-8x-chunk */
+	in.single = rc4k_family(1)->portable; /* char-8x-chunk */
 	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
 			 "char-4lane");
 	/* the library: each call its own kernel, of the kernel's family */

@@ -65,8 +65,8 @@ START_TEST(test_split_taken)
 			      "short_below = 64\nkernel = int-8x\n",
 			      &how),
 			 "int-8x");
-	ck_assert_ptr_eq(how.split.lng, single("int-8x"));
-	ck_assert_ptr_eq(how.split.shrt, single("int-1x"));
+	ck_assert_ptr_eq(how.split.long_kernel, single("int-8x"));
+	ck_assert_ptr_eq(how.split.short_kernel, single("int-1x"));
 	ck_assert_uint_eq(how.split.below, 64);
 	ck_assert_int_eq(how.split.line, 2);
 	said("split: calls shorter than 64 bytes run int-1x (config line 2), "
@@ -100,7 +100,7 @@ START_TEST(test_split_refused)
 		 refused[_i].keys);
 	ck_assert_str_eq(pick(text, &how), "int-8x");
 	ck_assert_uint_eq(how.split.below, 0);
-	ck_assert_ptr_null(how.split.shrt);
+	ck_assert_ptr_null(how.split.short_kernel);
 	said(refused[_i].why);
 	snprintf(line, sizeof line, "split: config line %d:", refused[_i].line);
 	said(line);
@@ -124,7 +124,7 @@ START_TEST(test_split_without_kernel)
 	said("split: config line 2: short_below = \"64\": no kernel in its "
 	     "section");
 	pick("[default]\nshort_kernel = int-1x\nshort_below = 64\n", &how);
-	ck_assert_int_ne(how.source, RC4_FROM_DEFAULT);
+	ck_assert_int_ne(how.source, RC4_FROM_CONF + RC4_CONF_DEFAULT);
 	ck_assert_uint_eq(how.split.below, 0);
 	said("split: config line 2: short_kernel = \"int-1x\": no kernel");
 }
@@ -149,7 +149,7 @@ START_TEST(test_split_of_its_section)
 			      "kernel = int-8x\n",
 			      &how),
 			 "int-8x");
-	ck_assert_ptr_eq(how.split.shrt, single("int-1x"));
+	ck_assert_ptr_eq(how.split.short_kernel, single("int-1x"));
 }
 END_TEST
 
