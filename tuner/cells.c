@@ -93,8 +93,8 @@ struct batch_args {
 static const struct rc4k *keys_of(const struct trial *tr,
 				  const struct rc4k_batch *b)
 {
-	return rc4k_misfit_reason(&b->info, tr->one) == NULL
-		       ? tr->one
+	return rc4k_misfit_reason(&b->info, tr->single) == NULL
+		       ? tr->single
 		       : rc4k_family(b->info.width)->portable;
 }
 

@@ -245,7 +245,7 @@ static bool behind(const struct measurement *m, struct choice *c, size_t o)
 /* C's confidence: M's doubt, else a ranking that flipped between phases,
  * else whether the kernel chosen may be more than the window behind any
  * other. */
-static void judge(const struct measurement *m, struct choice *c)
+static void confidence(const struct measurement *m, struct choice *c)
 {
 	doubt(m, c);
 	for (size_t o = 0; !c->uncertain && o < m->n; o++)
@@ -264,7 +264,7 @@ struct choice decide_run(const struct measurement *m, const char *heuristic)
 		score[i] = m->kr[i].score;
 	noise(m, &c);
 	pick(m, &c, score, &heuristic, rules, 1);
-	judge(m, &c);
+	confidence(m, &c);
 	return c;
 }
 
@@ -321,7 +321,7 @@ struct choice decide(const struct measurement *m,
 		c.kernel = p;
 		c.held = true;
 	}
-	judge(m, &c);
+	confidence(m, &c);
 	return c;
 }
 
@@ -334,21 +334,21 @@ struct choice decide(const struct measurement *m,
 static const double FAMILY_COST = 0.05;
 
 /* Why batch kernel R of BATCH may not run the keys of single-stream
- * kernel ONE, or NULL: another layout (rc4k_misfit_reason), or serial timed on
- * another single-stream kernel than ONE (its figures are that kernel's). */
+ * kernel SINGLE, or NULL: another layout (rc4k_misfit_reason), or serial timed on
+ * another single-stream kernel than SINGLE (its figures are that kernel's). */
 static const char *misfit(const struct measurement *batch,
-			  const struct kresult *r, const struct rc4k *one)
+			  const struct kresult *r, const struct rc4k *single)
 {
-	if (r->k->width == 0 && batch->one != NULL && batch->one != one)
+	if (r->k->width == 0 && batch->single != NULL && batch->single != single)
 		return "timed on another single-stream kernel";
-	return rc4k_misfit_reason(r->k, one);
+	return rc4k_misfit_reason(r->k, single);
 }
 
-/* The best score among BATCH's kernels that fit ONE's family, over the
- * best of all: what the batch call keeps with keys of ONE's layout.
+/* The best score among BATCH's kernels that fit SINGLE's family, over the
+ * best of all: what the batch call keeps with keys of SINGLE's layout.
  * Serial counts for every family, on the figures of the kernel it ran: a
  * step to another family times the batch calls again (tune.c). */
-static double kept(const struct measurement *batch, const struct rc4k *one)
+static double batch_share(const struct measurement *batch, const struct rc4k *single)
 {
 	double fit = 0, all = 0;
 
@@ -357,18 +357,18 @@ static double kept(const struct measurement *batch, const struct rc4k *one)
 		if (r->status != KERNEL_OK)
 			continue;
 		all = fmax(all, r->score);
-		if (rc4k_misfit_reason(r->k, one) == NULL)
+		if (rc4k_misfit_reason(r->k, single) == NULL)
 			fit = fmax(fit, r->score);
 	}
 	return all > 0 ? fit / all : 1;
 }
 
-/* M as the keys of single-stream kernel ONE see it (a batch kind), into
- * OUT: the same results, those that may not run ONE's keys (misfit)
+/* M as the keys of single-stream kernel SINGLE see it (a batch kind), into
+ * OUT: the same results, those that may not run SINGLE's keys (misfit)
  * KERNEL_MISFIT, the best among the rest.  0, or -1 after saying why
  * (out of memory; no kernel fits); either way measure_free(OUT)
  * afterwards, before M's. */
-static int fitting(const struct measurement *m, const struct rc4k *one,
+static int fitting(const struct measurement *m, const struct rc4k *single,
 		   struct measurement *out)
 {
 	*out = *m;
@@ -382,7 +382,7 @@ static int fitting(const struct measurement *m, const struct rc4k *one,
 	for (size_t i = 0; i < m->n; i++) {
 		struct kresult *r = &out->kr[i];
 		*r = m->kr[i];
-		if (r->status == KERNEL_OK && misfit(m, r, one) != NULL)
+		if (r->status == KERNEL_OK && misfit(m, r, single) != NULL)
 			r->status = KERNEL_MISFIT;
 		if (r->status == KERNEL_OK &&
 		    (out->best == m->n || r->score > out->kr[out->best].score))
@@ -391,7 +391,7 @@ static int fitting(const struct measurement *m, const struct rc4k *one,
 	if (out->best < m->n)
 		return 0;
 	fprintf(stderr, "rc4tune: no %s fits kernel %s\n",
-		rc4k_kinds[m->kind].what, one->info.name);
+		rc4k_kinds[m->kind].what, single->info.name);
 	return -1;
 }
 
@@ -403,10 +403,10 @@ static double family_value(const struct kresult *r,
 			   const struct measurement *set_keys,
 			   const struct measurement *crypt_many)
 {
-	const struct rc4k *one = rc4k_single(r->k);
+	const struct rc4k *single = rc4k_single(r->k);
 
-	return fmin(r->score / chosen->score, 1) * kept(set_keys, one) *
-	       kept(crypt_many, one);
+	return fmin(r->score / chosen->score, 1) * batch_share(set_keys, single) *
+	       batch_share(crypt_many, single);
 }
 
 void decide_family(const struct measurement *single, struct choice *c,
@@ -509,11 +509,11 @@ static void split_try(const struct measurement *m, const struct choice *c,
  * family, and never in its place where C holds the prior (a kernel the
  * prior rule kept may only gain a short kernel). */
 static bool split_fits(const struct measurement *m, const struct choice *c,
-		       size_t i, bool lng)
+		       size_t i, bool as_long)
 {
 	if (i == c->kernel)
 		return true;
-	return !(lng && c->held) && m->kr[i].status == KERNEL_OK &&
+	return !(as_long && c->held) && m->kr[i].status == KERNEL_OK &&
 	       rc4k_split_misfit_reason(rc4k_single(m->kr[c->kernel].k),
 				 rc4k_single(m->kr[i].k)) == NULL;
 }
@@ -531,15 +531,15 @@ void decide_split(const struct measurement *m, struct choice *c,
 		*s = (struct split){ 0 };
 		return;
 	}
-	if (s->lng != c->kernel) {
+	if (s->long_kernel != c->kernel) {
 		size_t n = strlen(c->note);
 		snprintf(c->note + n, sizeof c->note - n,
 			 "%s%s from %zu bytes, %s below: %.3f of %s's score",
-			 n ? "; " : "", m->kr[s->lng].k->name, s->below,
-			 m->kr[s->kernel].k->name, s->gain,
+			 n ? "; " : "", m->kr[s->long_kernel].k->name, s->below,
+			 m->kr[s->short_kernel].k->name, s->gain,
 			 m->kr[c->kernel].k->name);
 	}
-	c->kernel = s->lng;
+	c->kernel = s->long_kernel;
 }
 
 /* D's single kind from M: decide against PRIOR, then the family step
@@ -572,16 +572,16 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
 			     batch ? got : NULL);
 }
 
-/* D's batch kind K from ALL, as the keys of ONE see it: decided against
+/* D's batch kind K from ALL, as the keys of SINGLE see it: decided against
  * PRIOR's key, or (RUN) this run alone.  The note names serial where it
- * ran another single-stream kernel than ONE, and was left out. */
+ * ran another single-stream kernel than SINGLE, and was left out. */
 static int decide_batch(struct decision *d, int k,
-			const struct measurement *all, const struct rc4k *one,
+			const struct measurement *all, const struct rc4k *single,
 			const struct rc4_record *prior, const char *heuristic,
 			bool run)
 {
 	measure_free(&d->fit[k]);
-	if (fitting(all, one, &d->fit[k]) != 0)
+	if (fitting(all, single, &d->fit[k]) != 0)
 		return -1;
 	d->use[k] = &d->fit[k];
 	d->choice[k] = run ? decide_run(d->use[k], heuristic)
@@ -592,22 +592,22 @@ static int decide_batch(struct decision *d, int k,
 		    d->fit[k].kr[i].status == KERNEL_MISFIT)
 			snprintf(d->choice[k].note, sizeof d->choice[k].note,
 				 "%s left out: timed on %s, not on %s",
-				 all->kr[i].k->name, all->one->info.name,
-				 one->info.name);
+				 all->kr[i].k->name, all->single->info.name,
+				 single->info.name);
 	return 0;
 }
 
 int decide_calls(struct decision *d, const struct measurement *const *got,
 		 const struct rc4_record *prior, const char *const *heuristic,
-		 const struct rc4k *one)
+		 const struct rc4k *single)
 {
 	d->split = (struct split){ 0 };
 	if (got[RC4K_SINGLE] != NULL)
-		one = decide_single(d, got[RC4K_SINGLE],
+		single = decide_single(d, got[RC4K_SINGLE],
 				    prior ? &prior->key[RC4K_SINGLE] : NULL,
 				    heuristic[RC4K_SINGLE], got);
 	for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
-		if (got[k] != NULL && decide_batch(d, k, got[k], one, prior,
+		if (got[k] != NULL && decide_batch(d, k, got[k], single, prior,
 						   heuristic[k], false) != 0)
 			return -1;
 	return 0;
@@ -622,7 +622,7 @@ int decide_runs(struct decision *d, const struct measurement *const *got,
 			decide_run(got[RC4K_SINGLE], heuristic[RC4K_SINGLE]);
 	}
 	for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
-		if (got[k] != NULL && decide_batch(d, k, got[k], got[k]->one,
+		if (got[k] != NULL && decide_batch(d, k, got[k], got[k]->single,
 						   NULL, heuristic[k], true) != 0)
 			return -1;
 	return 0;

@@ -54,15 +54,15 @@ void decide_family(const struct measurement *single, struct choice *c,
 		   const struct measurement *crypt_many);
 
 /* A size split of the single kind (rc4tune.conf(5), short_kernel): the
- * calls shorter than BELOW bytes run KERNEL, the others LNG (both in the
- * measurement's kr, of the decided kernel's family); BELOW 0: none.  The
- * figures it was written on: in each cell below, KERNEL's rate over
- * LNG's, every one above the bar (the noise, at least the tie window);
+ * calls shorter than BELOW bytes run SHORT_KERNEL, the others LONG_KERNEL
+ * (both of the decided kernel's family); BELOW 0: none.  The
+ * figures it was written on: in each cell below, SHORT_KERNEL's rate
+ * over LONG_KERNEL's, every one above the bar (the noise, at least the tie window);
  * and the workload's score with the split over the decided kernel's. */
 struct split {
-	size_t kernel, lng;
+	size_t short_kernel, long_kernel; /* in the measurement's kr */
 	size_t below;
-	int cells; /* cells 0 .. CELLS - 1 run SHORT */
+	int cells; /* cells 0 .. CELLS - 1 run SHORT_KERNEL */
 	double ratio[SPEED_MAX_CELLS];
 	double bar, gain;
 };
@@ -105,12 +105,12 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
  * against PRIOR (the section's record, or NULL): the single kind by
  * decide, then decide_family and decide_split, then each batch kind by
  * decide among the kernels that may run the keys of the kernel chosen
- * (ONE where the single kind is not measured).  0, or -1 after saying
+ * (SINGLE where the single kind is not measured).  0, or -1 after saying
  * why (out of memory; no batch kernel fits); either way decide_free(D)
  * afterwards. */
 int decide_calls(struct decision *d, const struct measurement *const *got,
 		 const struct rc4_record *prior, const char *const *heuristic,
-		 const struct rc4k *one);
+		 const struct rc4k *single);
 
 /* D as this run alone makes it (--speed, and the tables beside what was
  * written): each kind by decide_run, a batch kind among the kernels that

@@ -448,15 +448,15 @@ int explain_heuristic(const char *dump)
 	 * (what that CPU would run, not this one; no self-test) */
 	if (dump != NULL)
 		rc4k_feats_assume(&feats);
-	const struct rc4k *one = NULL;
+	const struct rc4k *single = NULL;
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		struct passed p = { "", 0 };
 		const struct rc4k_info *chosen = rc4_heuristic_walk(
-			(enum rc4k_kind)k, one, &cpu, dump == NULL, rc4k_find,
+			(enum rc4k_kind)k, single, &cpu, dump == NULL, rc4k_find,
 			&rule, passed_over, &p);
 		/* the batch kinds' rules walked for the single rule's keys */
 		if (k == RC4K_SINGLE)
-			one = rc4k_single(chosen ? chosen
+			single = rc4k_single(chosen ? chosen
 					  : rc4k_kinds[k].fallback);
 		/* the name first, always a kernel this build has: what the
 		 * library would use; then each other kind's, after its key */

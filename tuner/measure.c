@@ -195,7 +195,7 @@ static double run_kernel(void *ctx, size_t i, int c, int place,
 {
 	const struct run *r = ctx;
 	const struct measurement *m = r->m;
-	struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
+	struct trial tr = { m->kr[i].k, m->single, c, place, m->kind };
 
 	return m->bench->run(&tr, reps);
 }
@@ -211,7 +211,7 @@ static double slice(void *ctx, size_t i, int c, int place)
 	double units = cell->bytes ? (double)cell->bytes : (double)cell->keys;
 
 	if (measure_seam != NULL) {
-		struct trial tr = { m->kr[i].k, m->one, c, place, m->kind };
+		struct trial tr = { m->kr[i].k, m->single, c, place, m->kind };
 		return measure_seam(&tr, r->cur,
 				    r->in_first ? r->first_slice : m->slice);
 	}
@@ -417,7 +417,7 @@ static uint64_t cycles(void)
 
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const struct rc4k *one,
+		const struct rc4k *single,
 		measure_progress *progress)
 {
 	double start = timing_now();
@@ -431,7 +431,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	m->load = -1;
 	m->workload = w;
 	if (rc4k_kinds[kind].type == RC4K_BATCH)
-		m->one = one;
+		m->single = single;
 	m->clock = "CLOCK_MONOTONIC";
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;

@@ -21,10 +21,10 @@ int workload_parse(const char *name, enum workload *w);
  * changes between them makes the result uncertain. */
 #define MEASURE_PHASES 3
 /* What one slice times: kernel K for KIND in cell CELL, its state at
- * placement PLACE; ONE is the single-stream kernel that serial runs. */
+ * placement PLACE; SINGLE is the single-stream kernel that serial runs. */
 struct trial {
 	const struct rc4k_info *k;
-	const struct rc4k *one;
+	const struct rc4k *single;
 	int cell, place;
 	enum rc4k_kind kind;
 };
@@ -93,7 +93,7 @@ struct measurement {
 	enum workload workload;
 	struct kresult *kr;         /* one per kernel measured */
 	size_t n;
-	const struct rc4k *one;     /* the single-stream kernel serial ran */
+	const struct rc4k *single;     /* the single-stream kernel serial ran */
 	int rounds;                 /* the finalists' */
 	size_t finalists;           /* kernels in the final */
 	int first_pass;             /* rounds of the pass over every kernel
@@ -126,14 +126,14 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
  * DEADLINE (on
  * timing_now()'s clock), which holds whatever the load: rounds that would
  * not end before it are not started, and once it has passed the slices of
- * the round under way are cut short.  ONE is the single-stream kernel
+ * the round under way are cut short.  SINGLE is the single-stream kernel
  * serial runs (batch kernels; the caller's choice: measuring reads no
  * config and no environment).  Returns 0, or -1 after printing why on
  * stderr (no kernel that passed its self-test, out of memory).  Either
  * way, measure_free(M) afterwards. */
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const struct rc4k *one, measure_progress *progress);
+		const struct rc4k *single, measure_progress *progress);
 
 void measure_free(struct measurement *m);
 

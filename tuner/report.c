@@ -78,9 +78,9 @@ static void table_rows(FILE *f, const char *prefix,
  * batch kernel of no layout. */
 static const char *serial_runs(const struct measurement *m)
 {
-	for (size_t i = 0; m->one && i < m->n; i++)
+	for (size_t i = 0; m->single && i < m->n; i++)
 		if (m->kr[i].k->kind == RC4K_BATCH && m->kr[i].k->width == 0)
-			return m->one->info.name;
+			return m->single->info.name;
 	return NULL;
 }
 

@@ -47,17 +47,17 @@ static int as_decided(const struct result *t, const char *path,
 	}
 	if (t->dec.use[RC4K_SINGLE] == NULL)
 		return 0;
-	const char *shrt =
-		s->below > 0 ? t->dec.use[RC4K_SINGLE]->kr[s->kernel].k->name
+	const char *short_name =
+		s->below > 0 ? t->dec.use[RC4K_SINGLE]->kr[s->short_kernel].k->name
 			     : NULL;
 	if (
 	    (u.split.below == s->below &&
-	     (shrt == NULL || strcmp(u.split.short_kernel->info.name, shrt) == 0)))
+	     (short_name == NULL || strcmp(u.split.short_kernel->info.name, short_name) == 0)))
 		return 0;
 	fprintf(stderr, "rc4tune: error: %s: written, but the library does "
 			"not take the split decided (%zu bytes, %s) from it; "
 			"see rc4tune --check-conf %s\n",
-		path, s->below, shrt ? shrt : "none", path);
+		path, s->below, short_name ? short_name : "none", path);
 	return -1;
 }
 
@@ -119,7 +119,7 @@ static void split_record(const struct decision *d, struct rc4_record_split *sp)
 	if (m == NULL || s->below == 0)
 		return;
 	sp->present = true;
-	snprintf(sp->value, sizeof sp->value, "%s", m->kr[s->kernel].k->name);
+	snprintf(sp->value, sizeof sp->value, "%s", m->kr[s->short_kernel].k->name);
 	sp->below = s->below;
 	sp->gain = s->gain;
 	for (sp->n = 0; sp->n < s->cells && sp->n < RC4_RECORD_SPLIT_CELLS;
@@ -249,7 +249,7 @@ char *result_text(struct result *t, const char *old, size_t len,
 		t->kept_line = theirs.line;
 		return NULL;
 	}
-	if (decide_calls(&t->dec, t->got, mine, t->heuristic, t->one) != 0) {
+	if (decide_calls(&t->dec, t->got, mine, t->heuristic, t->single) != 0) {
 		*err = true;
 		return NULL;
 	}

@@ -26,7 +26,7 @@ struct result {
 	const char *const *heuristic; /* per kind: the rule's kernel */
 	/* The single-stream kernel whose keys the batch kinds run, when the
 	 * single kind is not measured. */
-	const struct rc4k *one;
+	const struct rc4k *single;
 	bool force;          /* replace a person's section too */
 	/* What result_text decided, once per pass: the three calls'
 	 * choices (decide_calls); why the file was kept (NULL: written) and

@@ -59,7 +59,7 @@ static bool names_of(struct tuning *t, enum rc4k_kind kind)
  * figures too), or this run's choice for --speed; where the single kind
  * was not measured the CPU rules' (never the config's or the
  * environment's: the figures are this CPU's). */
-static const struct rc4k *serial_one(const struct tuning *t, bool batch)
+static const struct rc4k *serial_kernel(const struct tuning *t, bool batch)
 {
 	const struct measurement *m = t->got[RC4K_SINGLE];
 	const char *h = t->heuristic[RC4K_SINGLE];
@@ -83,9 +83,9 @@ static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 	const struct tune_opts *o = t->o;
 	bool show = !o->quiet && isatty(STDERR_FILENO);
 	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
-	const struct rc4k *one = kind == RC4K_SINGLE ? NULL : t->serial;
+	const struct rc4k *single = kind == RC4K_SINGLE ? NULL : t->serial;
 	const struct rc4k_info *h = rc4_heuristic_walk(
-		kind, one, cpu, true, rc4k_find, NULL, NULL, NULL);
+		kind, single, cpu, true, rc4k_find, NULL, NULL, NULL);
 
 	t->heuristic[kind] = h ? h->name : NULL;
 	t->got[kind] = NULL;
@@ -96,7 +96,7 @@ static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 		names_of(t, kind);
 	*deadline += o->budget * measure_benches[kind].share / shares;
 	int rc = measure_run(&t->m[kind], kind, o->kernels ? t->names : NULL,
-			     o->workload, *deadline, one,
+			     o->workload, *deadline, single,
 			     show ? report_progress : NULL);
 	if (show)
 		report_progress_end();
@@ -134,10 +134,10 @@ static int measure_all(struct tuning *t)
 	if (measure_kind(t, RC4K_SINGLE, use[RC4K_SINGLE], &deadline, shares))
 		return -1;
 	for (int pass = 0; pass < 2; pass++) {
-		const struct rc4k *one = serial_one(t, pass > 0);
-		if (pass > 0 && one == t->serial)
+		const struct rc4k *single = serial_kernel(t, pass > 0);
+		if (pass > 0 && single == t->serial)
 			break;
-		t->serial = one;
+		t->serial = single;
 		for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
 			if (measure_kind(t, (enum rc4k_kind)k, use[k],
 					 &deadline, shares) != 0)
@@ -240,7 +240,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 
 	*r = (struct result){ .section = t->section, .path = w->path,
 			      .got = t->got, .run = &t->run,
-			      .heuristic = t->heuristic, .one = t->serial,
+			      .heuristic = t->heuristic, .single = t->serial,
 			      .force = o->force };
 	rc4_record_now(r->at);
 	if (confwrite_lock(w) != 0)

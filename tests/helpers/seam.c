@@ -88,7 +88,7 @@ static double seam_rate(const struct trial *t, int phase, double slice)
 
 	vclock += slice;
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
-		r = rates_of(t->one->info.name, t->place, RC4K_SINGLE, 0);
+		r = rates_of(t->single->info.name, t->place, RC4K_SINGLE, 0);
 	return (r ? r[phase] : 1) * (1 + noise * jitter());
 }
 
