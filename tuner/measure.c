@@ -20,10 +20,6 @@
 #include "measure.h"
 #include "speed.h"
 #include "timing.h"
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#endif
 
 enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
 enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
@@ -406,22 +402,13 @@ static const char *cycle_clock(void)
 		       : NULL;
 }
 
-static uint64_t cycles(void)
-{
-#ifdef HAVE_TSC
-	return __rdtsc();
-#else
-	return 0;
-#endif
-}
-
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
 		const struct rc4k *single,
 		measure_progress *progress)
 {
 	double start = timing_now();
-	uint64_t cstart = cycles();
+	uint64_t cstart = timing_tsc();
 	struct run r = { .m = m };
 	int rc = -1;
 
@@ -441,7 +428,7 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 		m->seconds = timing_now() - start;
 		m->cycle_clock = cycle_clock();
 		if (m->cycle_clock)
-			m->cycle_hz = (double)(cycles() - cstart) /
+			m->cycle_hz = (double)(timing_tsc() - cstart) /
 				      m->seconds;
 		rc = 0;
 	}
