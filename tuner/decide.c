@@ -333,22 +333,12 @@ struct choice decide(const struct measurement *m,
  * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
-/* Why batch kernel R of BATCH may not run the keys of single-stream
- * kernel SINGLE, or NULL: another layout (rc4k_misfit_reason), or serial timed on
- * another single-stream kernel than SINGLE (its figures are that kernel's). */
-static const char *misfit(const struct measurement *batch,
-			  const struct kresult *r, const struct rc4k *single)
-{
-	if (r->k->width == 0 && batch->single != NULL && batch->single != single)
-		return "timed on another single-stream kernel";
-	return rc4k_misfit_reason(r->k, single);
-}
-
 /* The best score among BATCH's kernels that fit SINGLE's family, over the
  * best of all: what the batch call keeps with keys of SINGLE's layout.
  * Serial counts for every family, on the figures of the kernel it ran: a
  * step to another family times the batch calls again (tune.c). */
-static double batch_share(const struct measurement *batch, const struct rc4k *single)
+static double batch_share(const struct measurement *batch,
+			  const struct rc4k *single)
 {
 	double fit = 0, all = 0;
 
@@ -364,7 +354,7 @@ static double batch_share(const struct measurement *batch, const struct rc4k *si
 }
 
 /* M as the keys of single-stream kernel SINGLE see it (a batch kind), into
- * OUT: the same results, those that may not run SINGLE's keys (misfit)
+ * OUT: the same results, those of another family (rc4k_misfit_reason)
  * KERNEL_MISFIT, the best among the rest.  0, or -1 after saying why
  * (out of memory; no kernel fits); either way measure_free(OUT)
  * afterwards, before M's. */
@@ -382,7 +372,8 @@ static int fitting(const struct measurement *m, const struct rc4k *single,
 	for (size_t i = 0; i < m->n; i++) {
 		struct kresult *r = &out->kr[i];
 		*r = m->kr[i];
-		if (r->status == KERNEL_OK && misfit(m, r, single) != NULL)
+		if (r->status == KERNEL_OK &&
+		    rc4k_misfit_reason(r->k, single) != NULL)
 			r->status = KERNEL_MISFIT;
 		if (r->status == KERNEL_OK &&
 		    (out->best == m->n || r->score > out->kr[out->best].score))
@@ -573,27 +564,28 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
 }
 
 /* D's batch kind K from ALL, as the keys of SINGLE see it: decided against
- * PRIOR's key, or (RUN) this run alone.  The note names serial where it
- * ran another single-stream kernel than SINGLE, and was left out. */
+ * PRIOR's key, or (RUN) this run alone.  Serial ran SINGLE, unless the
+ * section changed while the run measured (another run wrote it): then
+ * its figures are another kernel's, and the note says so. */
 static int decide_batch(struct decision *d, int k,
 			const struct measurement *all, const struct rc4k *single,
 			const struct rc4_record *prior, const char *heuristic,
 			bool run)
 {
+	struct choice *c = &d->choice[k];
+
 	measure_free(&d->fit[k]);
 	if (fitting(all, single, &d->fit[k]) != 0)
 		return -1;
 	d->use[k] = &d->fit[k];
-	d->choice[k] = run ? decide_run(d->use[k], heuristic)
-			   : decide(d->use[k], prior ? &prior->key[k] : NULL,
-				    heuristic);
-	for (size_t i = 0; i < all->n; i++)
-		if (all->kr[i].status == KERNEL_OK && all->kr[i].k->width == 0 &&
-		    d->fit[k].kr[i].status == KERNEL_MISFIT)
-			snprintf(d->choice[k].note, sizeof d->choice[k].note,
-				 "%s left out: timed on %s, not on %s",
-				 all->kr[i].k->name, all->single->info.name,
-				 single->info.name);
+	*c = run ? decide_run(d->use[k], heuristic)
+		 : decide(d->use[k], prior ? &prior->key[k] : NULL, heuristic);
+	if (all->single != NULL && all->single != single) {
+		size_t n = strlen(c->note);
+		snprintf(c->note + n, sizeof c->note - n,
+			 "%sserial was timed on %s, not on %s", n ? "; " : "",
+			 all->single->info.name, single->info.name);
+	}
 	return 0;
 }
 

@@ -84,8 +84,7 @@ void decide_split(const struct measurement *m, struct choice *c,
 struct decision {
 	/* Per kind (NULL: not measured): the single kind's measurement; a
 	 * batch kind's as the keys of the single-stream kernel chosen see it
-	 * (FIT: kernels of another family, and serial where it ran another
-	 * single-stream kernel, KERNEL_MISFIT, never chosen). */
+	 * (FIT: kernels of another family KERNEL_MISFIT, never chosen). */
 	const struct measurement *use[RC4K_KINDS];
 	struct measurement fit[RC4K_KINDS];
 	struct choice choice[RC4K_KINDS];
