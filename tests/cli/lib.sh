@@ -77,6 +77,8 @@ fleet_fixture() {
 
 # kernel FILE: the kernel the library takes from the config FILE.
 kernel() { RC4TUNE_CONF=$1 "$RC4TUNE" --explain 2>/dev/null | head -n 1; }
+# state PID: the state of PID (T: stopped, Z: ended), empty once reaped.
+state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
 
 # record_fixture SECTION KERNEL CONFIDENCE WHY [SCORES...]: on stdout,
 # SECTION as an earlier tuner run wrote it (rc4tune.conf(5), THE RECORD),

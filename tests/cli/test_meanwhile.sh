@@ -33,9 +33,6 @@ B=$("$RC4TUNE_SEAM" --list | awk '$1 ~ /-ahead-/ && $2 == "usable" { print $1; e
 [ -n "$B" ] || B=char-4x
 rates="$A=100,100,100 $B=99,99,99"
 
-# state PID: the state of PID (T: stopped, Z: ended).
-state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
-
 rm -f "$conf"
 env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$conf" RC4TUNE_SHIM_STOP=2 \
 	RC4TUNE_SHIM_NOTE="$tmp/note" \

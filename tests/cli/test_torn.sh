@@ -23,9 +23,6 @@ fleet_fixture 200 >"$conf"
 chmod 644 "$conf"
 cp "$conf" "$tmp/old"
 
-# state PID: the state of PID (T: stopped, Z: ended), empty once reaped.
-state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
-
 [ "$(kernel "$conf")" = int-1x ] || { echo "FAIL: the old file is not read"; exit 1; }
 
 # The run (exec'ed, so that a run in the background is $!): int-8x wins
