@@ -226,32 +226,54 @@ static bool flipped(const struct measurement *m, struct choice *c, size_t o)
 	return true;
 }
 
-/* Whether M's rounds cannot rule out, at CONFIDENCE, that C's kernel is
- * more than the window behind kernel O. */
-static bool behind(const struct measurement *m, struct choice *c, size_t o)
+/* C->lower and C->finalists for C's kernel of M; the other finalist
+ * that sets the bound, or M->n. */
+static size_t lowest(const struct measurement *m, struct choice *c)
 {
-	if (!finalist(&m->kr[o]) || o == c->kernel)
-		return false;
-	double b = bound(m, c->kernel, o);
-	if (b >= 1 - c->window)
+	size_t rival = m->n;
+
+	c->lower = -1;
+	c->finalists = 0;
+	for (size_t o = 0; o < m->n; o++) {
+		if (!finalist(&m->kr[o]))
+			continue;
+		c->finalists++;
+		if (o == c->kernel)
+			continue;
+		double b = bound(m, c->kernel, o);
+		if (rival == m->n || b < c->lower)
+			c->lower = b, rival = o;
+	}
+	return rival;
+}
+
+/* Whether M's rounds cannot rule out, at CONFIDENCE, that C's kernel is
+ * more than the window behind another finalist: the one of C->lower. */
+static bool behind(const struct measurement *m, struct choice *c)
+{
+	size_t o = lowest(m, c);
+
+	if (o == m->n || c->lower >= 1 - c->window)
 		return false;
 	c->why_code = "noise";
 	snprintf(c->why, sizeof c->why, "%.32s may lead by more than %.1f %%: "
 		 "at least %.3f of it at %.0f %%",
-		 m->kr[o].k->name, c->window * 100, b, CONFIDENCE * 100);
+		 m->kr[o].k->name, c->window * 100, c->lower, CONFIDENCE * 100);
 	return true;
 }
 
 /* C's confidence: M's doubt, else a ranking that flipped between phases,
  * else whether the kernel chosen may be more than the window behind any
- * other. */
+ * other.  C->lower either way. */
 static void confidence(const struct measurement *m, struct choice *c)
 {
 	doubt(m, c);
 	for (size_t o = 0; !c->uncertain && o < m->n; o++)
 		c->uncertain = flipped(m, c, o);
-	for (size_t o = 0; !c->uncertain && o < m->n; o++)
-		c->uncertain = behind(m, c, o);
+	if (c->uncertain)
+		lowest(m, c);
+	else
+		c->uncertain = behind(m, c);
 }
 
 struct choice decide_run(const struct measurement *m, const char *heuristic)
@@ -549,6 +571,7 @@ static const struct rc4k *decide_single(struct decision *d,
 	if (got != NULL)
 		decide_family(m, c, got[RC4K_SET_KEYS], got[RC4K_CRYPT_MANY]);
 	decide_split(m, c, &d->split);
+	lowest(m, c); /* the family step or the split may have moved it */
 	return rc4k_single(m->kr[c->kernel].k);
 }
 

@@ -17,6 +17,12 @@ struct choice {
 	double noise;         /* relative uncertainty of best vs second */
 	double gap;           /* 1 - second's score / best's */
 	double window;        /* scores this close to the best tie */
+	/* What the confidence rests on, for the kernel chosen: the lowest
+	 * of its lower bounds (at 95 %) against each other finalist, by the
+	 * sign test on their paired rounds (< 0: no other finalist), and the
+	 * finalists that could be chosen, itself included. */
+	double lower;
+	size_t finalists;
 	/* the choice's confidence, judged for the kernel chosen: too few
 	 * rounds, a busy machine, a ranking that changed between phases,
 	 * or rounds that cannot rule out (at 95 %) that it is more than the

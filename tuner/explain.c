@@ -64,8 +64,33 @@ static void owners_read(const char *path, struct owners *o)
 	free(buf);
 }
 
+/* What key K's confidence rests on, by its basis line (if any), to
+ * stdout after its confidence: "; REASON" when uncertain. */
+static void basis_print(const struct rc4_record_key *k)
+{
+	const struct rc4_record_basis *b = &k->basis;
+
+	if (!b->present) {
+		printf("%s%s%s", k->uncertain ? " (" : "",
+		       k->uncertain ? k->why : "", k->uncertain ? ")" : "");
+		return;
+	}
+	printf(" (%s%s", k->uncertain ? k->why : "", k->uncertain ? ": " : "");
+	if (b->lower < 0)
+		printf("the only kernel in the final");
+	else if (b->finalists == 2)
+		printf("at least %.3f of the other kernel in the final at 95 %%",
+		       b->lower);
+	else
+		printf("at least %.3f of each of the %d others in the final at "
+		       "95 %%",
+		       b->lower, b->finalists - 1);
+	printf(", %d round%s, window %.1f %%)", b->rounds,
+	       b->rounds == 1 ? "" : "s", b->window * 100);
+}
+
 /* Whose section S (of PATH) is, as one line to stdout: a person's,
- * pinned, or the tuner's with each key's confidence. */
+ * pinned, or the tuner's with each key's confidence and its basis. */
 static void owner_line(const char *prefix, const char *path,
 		       const struct rc4_section *s)
 {
@@ -81,13 +106,12 @@ static void owner_line(const char *prefix, const char *path,
 	if (r->owner == RC4_OWNER_TUNER) {
 		printf(" (rc4tune %s, %s", r->by, r->at);
 		for (int k = 0; k < RC4K_KINDS; k++)
-			if (r->key[k].present)
-				printf("; %s %s%s%s%s", rc4_keys[k].name,
+			if (r->key[k].present) {
+				printf("; %s %s", rc4_keys[k].name,
 				       r->key[k].uncertain ? "uncertain"
-							   : "confident",
-				       r->key[k].uncertain ? " (" : "",
-				       r->key[k].uncertain ? r->key[k].why : "",
-				       r->key[k].uncertain ? ")" : "");
+							   : "confident");
+				basis_print(&r->key[k]);
+			}
 		printf(")");
 	}
 	printf("\n");
@@ -258,6 +282,23 @@ static void json_trail(const char *trail)
 	printf("]");
 }
 
+/* What the confidence of RK (NULL: none) rests on, as a JSON member:
+ * null, or its basis line's figures (lower null: no other finalist). */
+static void json_basis(const struct rc4_record_key *rk)
+{
+	const struct rc4_record_basis *b = rk ? &rk->basis : NULL;
+
+	printf(",\n    \"basis\": ");
+	if (b == NULL || !b->present) {
+		printf("null");
+		return;
+	}
+	printf("{\"lower\": ");
+	printf(b->lower < 0 ? "null" : "%.3f", b->lower);
+	printf(", \"window\": %.3f, \"finalists\": %d, \"rounds\": %d}",
+	       b->window, b->finalists, b->rounds);
+}
+
 /* The single kind's split in use as a JSON member: null, or the
  * threshold, the short kernel, its line, and the tuner's figures (null
  * for a person's split). */
@@ -316,6 +357,7 @@ static void json_kind(const struct explanation *e, int k)
 				       : NULL);
 	printf(",\n    \"uncertain_because\": ");
 	json_string_or_null(stdout, rk && rk->uncertain ? rk->why : NULL);
+	json_basis(rk);
 	printf(",\n    \"rule\": ");
 	json_string_or_null(stdout, x->rule);
 	if (k == RC4K_SINGLE)

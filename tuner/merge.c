@@ -190,8 +190,8 @@ static char *body(const struct rc4_section *s)
 }
 
 /* The tuner's section W as a fleet file carries it: its keys and its
- * record, without the comment tables or the history (each run's leaders:
- * the host's own file keeps them), rebuilt and sealed by the writer, so
+ * record, without the comment tables, the basis lines or the history
+ * (the host's own file keeps them), rebuilt and sealed by the writer, so
  * that at least 580 CPU models fit in the library's size limit
  * (rc4tune.conf(5), What a fleet file carries).  Malloc'ed, NULL when out
  * of memory. */
@@ -199,8 +199,10 @@ static char *record_only(const struct rc4_section *w)
 {
 	struct rc4_record r = w->record;
 
-	for (int k = 0; k < RC4K_KINDS; k++)
+	for (int k = 0; k < RC4K_KINDS; k++) {
 		r.key[k].nruns = 0;
+		r.key[k].basis.present = false;
+	}
 	return rc4_section_build(w->name, &r, NULL, NULL);
 }
 

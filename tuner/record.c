@@ -225,16 +225,31 @@ static void scores(struct reading *g, struct rc4_record_run *run,
 	}
 }
 
-/* Whether S starts with a ratio as the writer writes a split's: digits,
- * a point and three digits, above 0 and below 1000; *END after it. */
-static bool ratio_ok(const char *s, double *v, char **end)
+/* Whether S starts with a number as the writer writes a ratio: digits, a
+ * point and three digits, below 1000; *END after it. */
+static bool decimal_ok(const char *s, double *v, char **end)
 {
 	size_t d = strspn(s, "0123456789");
 
 	*v = strtod(s, end);
 	return d >= 1 && d <= 3 && s[d] == '.' &&
-	       strspn(s + d + 1, "0123456789") == 3 && *end == s + d + 4 &&
-	       *v > 0;
+	       strspn(s + d + 1, "0123456789") == 3 && *end == s + d + 4;
+}
+
+/* A split's ratio: a decimal above 0. */
+static bool ratio_ok(const char *s, double *v, char **end)
+{
+	return decimal_ok(s, v, end) && *v > 0;
+}
+
+/* Whether S is a count as the writer writes one, into *N: digits, no
+ * leading zero, below a million. */
+static bool count_ok(const char *s, int *n)
+{
+	size_t d = strspn(s, "0123456789");
+
+	*n = atoi(s);
+	return d >= 1 && d <= 6 && s[d] == '\0' && (s[0] != '0' || d == 1);
 }
 
 /* Whether S is a number of bytes as the writer writes one: short_below's
@@ -292,7 +307,29 @@ static void split_line(struct reading *g, struct rc4_record_split *sp,
 		split_cells(g, sp, buf);
 }
 
-/* A result or history line T into K. */
+/* The basis line T (N bytes) into B: a decimal, or "-" for none, as the
+ * lower bound; a window in (0, 1); at least one finalist. */
+static void basis_line(struct reading *g, struct rc4_record_basis *b,
+		       const char *t, size_t n)
+{
+	char lower[16], buf[16], *end;
+
+	g->bad |= b->present; /* one basis line a key */
+	b->present = true;
+	b->lower = -1;
+	g->bad |= !field(t, n, "lower", lower, sizeof lower, &g->bad) ||
+		  (strcmp(lower, "-") != 0 &&
+		   (!decimal_ok(lower, &b->lower, &end) || *end != '\0')) ||
+		  !field(t, n, "window", buf, sizeof buf, &g->bad) ||
+		  !ratio_ok(buf, &b->window, &end) || *end != '\0' ||
+		  b->window >= 1 ||
+		  !field(t, n, "finalists", buf, sizeof buf, &g->bad) ||
+		  !count_ok(buf, &b->finalists) || b->finalists < 1 ||
+		  !field(t, n, "rounds", buf, sizeof buf, &g->bad) ||
+		  !count_ok(buf, &b->rounds);
+}
+
+/* A result, basis or history line T into K. */
 static void key_line(struct reading *g, struct rc4_record_key *k,
 		     const char *t, size_t n)
 {
@@ -305,6 +342,8 @@ static void key_line(struct reading *g, struct rc4_record_key *k,
 		g->bad |= !field(t, n, "why", k->why, sizeof k->why, &g->bad) ||
 			  !why_ok(k->why, k->uncertain) || !k->present ||
 			  !name_ok(k->value);
+	} else if (is_type(t, n, "basis")) {
+		basis_line(g, &k->basis, t, n);
 	} else if (is_type(t, n, "history") && k->nruns < RC4_RECORD_RUNS &&
 		   field(t, n, "scores", buf, sizeof buf, &g->bad)) {
 		struct rc4_record_run *run = &k->run[k->nruns];
@@ -331,7 +370,8 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 		split_line(g, &r->split, t, n);
 		return;
 	}
-	if (!is_type(t, n, "result") && !is_type(t, n, "history"))
+	if (!is_type(t, n, "result") && !is_type(t, n, "basis") &&
+	    !is_type(t, n, "history"))
 		return;
 	for (int k = kind_of_line(g, t, n, 0); k < RC4K_KINDS;
 	     k = kind_of_line(g, t, n, k + 1))
@@ -468,15 +508,39 @@ static int split_write(FILE *f, const struct rc4_record_split *sp)
 	return (bad | (fputc('\n', f) == EOF)) ? -1 : 0;
 }
 
+/* B's basis line for KEY: 0, or -1 when the write failed. */
+static int basis_write(FILE *f, const char *key,
+		       const struct rc4_record_basis *b)
+{
+	char lower[16] = "-";
+
+	if (b->lower >= 0)
+		snprintf(lower, sizeof lower, "%.3f", fmin(b->lower, 999.999));
+	return fprintf(f, RC4_RECORD_PREFIX "basis key=%s lower=%s window=%.3f "
+			  "finalists=%d rounds=%d\n",
+		       key, lower, b->window, b->finalists, b->rounds) < 0
+		       ? -1
+		       : 0;
+}
+
+/* R's record format: 3 with a basis line, else 2 with a split, else 1. */
+static int format_of(const struct rc4_record *r)
+{
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (r->key[k].present && r->key[k].basis.present)
+			return RC4_RECORD_VERSION_BASIS;
+	return r->split.present ? RC4_RECORD_VERSION_SPLIT : RC4_RECORD_VERSION;
+}
+
 /* R's record lines, written AT, with a checksum of zeros, each kind's
- * under key_of(SHARED): 0, or -1 when a write failed.  The split line
- * after the results, in format 2. */
+ * under key_of(SHARED): 0, or -1 when a write failed.  The basis lines
+ * after the results, then the split line. */
 static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
 	int bad = fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
-		r->split.present ? RC4_RECORD_VERSION_SPLIT : RC4_RECORD_VERSION,
-		r->at, r->by[0] ? r->by : PACKAGE_VERSION, SUM_DIGITS, 0) < 0;
+		format_of(r), r->at, r->by[0] ? r->by : PACKAGE_VERSION,
+		SUM_DIGITS, 0) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (r->key[k].present && key_of(k, shared) != NULL)
 			bad |= fprintf(f, RC4_RECORD_PREFIX "result key=%s value=%s "
@@ -484,6 +548,11 @@ static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 				key_of(k, shared), r->key[k].value,
 				r->key[k].uncertain ? "uncertain" : "high",
 				r->key[k].why) < 0;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (r->key[k].present && r->key[k].basis.present &&
+		    key_of(k, shared) != NULL)
+			bad |= basis_write(f, key_of(k, shared),
+					   &r->key[k].basis) < 0;
 	if (r->split.present)
 		bad |= split_write(f, &r->split) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)

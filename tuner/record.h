@@ -10,8 +10,13 @@
  *   ;@ history key=kernel at=2026-12-01T00:23:05Z confidence=high scores=char-16x-sse41:1.000,...
  *   kernel = char-16x-sse41
  *
- * A section with a size split is format 2 (v=2), with a split line after
- * the results and its two keys before the kernel's:
+ * A section whose results say what their confidence rests on is format 3
+ * (v=3), with a basis line per result after the results:
+ *
+ *   ;@ basis key=kernel lower=0.987 window=0.022 finalists=4 rounds=36
+ *
+ * A section with a size split is format 2 (v=2; 3 with basis lines), with
+ * a split line after the results and its two keys before the kernel's:
  *
  *   ;@ split short=long-16x-sse41 below=1024 gain=1.031 ratios=16:1.078,...
  *   short_below = 1024
@@ -36,6 +41,8 @@
  * the short_kernel and short_below keys); one without stays format 1,
  * byte for byte, so that earlier versions read it as before. */
 #define RC4_RECORD_VERSION_SPLIT 2
+/* The format of a record with basis lines, with or without a split. */
+#define RC4_RECORD_VERSION_BASIS 3
 #define RC4_RECORD_PREFIX ";@ "
 /* Runs a key's history keeps, newest first, and kernels each run lists:
  * a few lines per key under the reader's line limit, so a fleet's file
@@ -76,6 +83,15 @@ struct rc4_record {
 		char value[RC4_RECORD_NAME_MAX];
 		bool uncertain;
 		char why[RC4_RECORD_NAME_MAX]; /* reason codes, "-" if none */
+		/* What the confidence rests on (decide.h, struct choice):
+		 * the lowest of the kernel's lower bounds against each
+		 * other finalist (< 0: none), the tie window, the kernels
+		 * in the final and the rounds each had. */
+		struct rc4_record_basis {
+			bool present;
+			double lower, window;
+			int finalists, rounds;
+		} basis;
 		int nruns;
 		struct rc4_record_run run[RC4_RECORD_RUNS];
 	} key[RC4K_KINDS];

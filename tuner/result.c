@@ -148,6 +148,9 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 		rk->uncertain = c->uncertain;
 		snprintf(rk->why, sizeof rk->why, "%s",
 			 c->why_code ? c->why_code : "-");
+		rk->basis = (struct rc4_record_basis){
+			true, c->lower, c->window, (int)c->finalists, m->rounds
+		};
 		this_run(&rk->run[0], m, c->uncertain, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&

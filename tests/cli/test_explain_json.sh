@@ -84,10 +84,21 @@ want "the tuner's confident section: source, file, line, owner" \
 	kernel.confidence='"high"' kernel.uncertain_because=null \
 	config_status='"read"' section.line=4 section.owner='"tuner"' \
 	section.by='"0.1.0"' section.at='"2026-01-01T00:00:00Z"'
+want "no basis line: basis null" kernel.basis=null
 sealed "$RC4TUNE_CONF" uncertain busy
 explain "uncertain"
 want "an uncertain record: its confidence and why" \
 	kernel.confidence='"uncertain"' kernel.uncertain_because='"busy"'
+# record format 3: the basis line, in JSON and in the text's owner line
+sed -i -e 's/^;@ rc4tune v=1 /;@ rc4tune v=3 /' -e '/^;@ result key=kernel /a\
+;@ basis key=kernel lower=0.964 window=0.025 finalists=3 rounds=41' "$RC4TUNE_CONF"
+seal "$RC4TUNE_CONF"
+explain "basis"
+want "a basis line: what the confidence rests on" kernel.owner='"tuner"' \
+	kernel.basis.lower=0.964 kernel.basis.window=0.025 \
+	kernel.basis.finalists=3 kernel.basis.rounds=41
+grep -q "; kernel uncertain (busy: at least 0.964 of each of the 2 others in the final at 95 %, 41 rounds, window 2.5 %)" "$tmp/t" &&
+	ok "a basis line: the text says it" || { fail "basis in the text"; cat "$tmp/t"; }
 
 # --- a person's section, an edited one, [default], [pin], the env ------
 printf '[%s]\nkernel = long-1x\n' "$live" >"$RC4TUNE_CONF"

@@ -38,13 +38,16 @@ k=$(sed -n 's/^kernel = //p' "$tmp/a.conf")
 b=$(sed -n 's/^crypt_many_kernel = //p' "$tmp/a.conf")
 sk=$(sed -n 's/^set_keys_kernel = //p' "$tmp/a.conf")
 if [ $rc -eq 0 ] && cmp -s "$tmp/a.conf" "$tmp/a.sealed" &&
-	sed -n 2p "$tmp/a.conf" | grep -Eq '^;@ rc4tune v=1 at=20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z by=[^ ]+ sum=[0-9a-f]{16}$' &&
+	sed -n 2p "$tmp/a.conf" | grep -Eq '^;@ rc4tune v=3 at=20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z by=[^ ]+ sum=[0-9a-f]{16}$' &&
 	grep -Eq "^;@ result key=kernel value=$k confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
 	grep -Eq "^;@ result key=crypt_many_kernel value=$b confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
 	grep -Eq "^;@ result key=set_keys_kernel value=$sk confidence=(high|uncertain) why=[-a-z]+$" "$tmp/a.conf" &&
 	[ "$(grep -c '^;@ history key=kernel at=.* scores=[^ ]*:1\.000' "$tmp/a.conf")" -eq 1 ] &&
+	(for key in kernel set_keys_kernel crypt_many_kernel; do
+		grep -Eq "^;@ basis key=$key lower=(-|[0-9]+\.[0-9]{3}) window=0\.0[23][0-9] finalists=[1-9][0-9]* rounds=[0-9]+\$" "$tmp/a.conf" || exit 1
+	done) &&
 	[ "$(awk 'length > 198' "$tmp/a.conf" | wc -l)" -eq 0 ]; then
-	ok "record: rc4tune, result and history lines; seal.py computes the same sum"
+	ok "record: rc4tune, result, basis and history lines; seal.py computes the same sum"
 else
 	fail "record: rc=$rc"; cat "$tmp/err" "$tmp/a.conf"
 fi

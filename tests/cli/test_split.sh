@@ -5,8 +5,7 @@
 # beats the kernel in the short cells by more than the noise and raises
 # the workload's score by more than the tie window (or the decided kernel
 # as the short one, where one of its family wins the long cells so), and
-# nothing (format 1,
-# as before) where it does not; the section stays the tuner's for the next
+# no split line or keys where it does not; the section stays the tuner's for the next
 # run; --explain says the threshold, both kernels and the figures;
 # --check-conf names the file and line of a split the library ignores.
 # The tuner runs on the measuring engine's seam (tests/helpers/seam.c): per-cell
@@ -40,7 +39,7 @@ tune() {
 show() { cat "$tmp/err"; grep -E '^(;@|kernel|short)' "$c"; }
 nosplit() {
 	[ $rc -eq 0 ] && grep -q "^kernel = $LONG\$" "$c" &&
-		grep -q '^;@ rc4tune v=1 ' "$c" &&
+		grep -q '^;@ rc4tune v=3 ' "$c" &&
 		! grep -q -e '^short_' -e '^;@ split' "$c"
 }
 
@@ -48,12 +47,12 @@ nosplit() {
 # SHORT 1.3x and 1.2x LONG at 16 and 64 bytes, half LONG's rate above.
 rm -f "$c"
 tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,120"
-[ $rc -eq 0 ] && grep -q '^;@ rc4tune v=2 ' "$c" &&
+[ $rc -eq 0 ] && grep -q '^;@ rc4tune v=3 ' "$c" &&
 	grep -q "^;@ split short=$SHORT below=256 gain=1.093 ratios=16:1.300,64:1.200\$" "$c" &&
 	[ "$(grep -A3 '^set_keys_kernel = ' "$c" | tail -n 3)" = "short_below = 256
 short_kernel = $SHORT
 kernel = $LONG" ] &&
-	ok "a split below the first cell the kernel wins: 256 bytes, format 2, keys before kernel =" ||
+	ok "a split below the first cell the kernel wins: 256 bytes, format 3 (basis lines), keys before kernel =" ||
 	{ fail "split written"; show; }
 rc4tune --check-conf "$c" >"$tmp/out" 2>&1 &&
 	grep -q ": OK (0 errors, 0 warnings)" "$tmp/out" &&
@@ -100,10 +99,10 @@ tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,
 [ $rc -eq 0 ] && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 2 ] &&
 	ok "a section with a split is the tuner's to the next run" ||
 	{ fail "split section not the tuner's"; show; }
-# ... and one with no split to write goes back to format 1
+# ... and one with no split to write drops its line and keys
 tune "$LONG=100,100,100 $SHORT=50,50,50"
 nosplit && [ "$(grep -c '^;@ history key=kernel ' "$c")" -eq 3 ] &&
-	ok "no split to write: format 1, no split keys" ||
+	ok "no split to write: no split line, no split keys" ||
 	{ fail "split removed"; show; }
 
 # --- the prior holds, split or not ---------------------------------------

@@ -113,6 +113,14 @@ tune "$A=99,99,99 $B=100,100,100"
 	grep -m1 '^;@ history key=kernel ' "$tmp/c.conf" | grep -q "scores=$B:1.000,$A:0.990," &&
 	ok "a prior within the window of the best stays; the run joins the history" ||
 	{ fail "prior within the window"; show; }
+# What the confidence rests on (the basis line, format 3): A's rounds,
+# 1 % behind B's in each, bound it at 0.990 of B, inside the 2 % window.
+grep -Eq '^;@ rc4tune v=3 ' "$tmp/c.conf" &&
+	grep -Eq "^;@ basis key=kernel lower=0\.990 window=0\.020 finalists=2 rounds=[1-9][0-9]*\$" "$tmp/c.conf" &&
+	seam --check-conf "$tmp/c.conf" >"$tmp/out" 2>&1 &&
+	grep -q "; kernel confident (at least 0\.990 of the other kernel in the final at 95 %, [1-9][0-9]* rounds, window 2\.0 %)" "$tmp/out" &&
+	ok "the basis: kernel at least 0.990 of B, window 2 %, 2 finalists (record and --check-conf)" ||
+	{ fail "basis line"; grep '^;@' "$tmp/c.conf"; cat "$tmp/out"; }
 # the batch calls' serial was timed on the kernel written, not on B
 [ "$(grep -c "^; serial: $A key by key" "$tmp/c.conf")" -eq 2 ] &&
 	ok "serial timed on the prior kept ($A), the kernel written" ||
@@ -149,7 +157,8 @@ for f in 0.2 0.3; do
 	RC4TUNE_SEAM_NOISE=$f tune "$A=100,100,100 $B=105,105,105"
 	{ [ $rc -eq 0 ] && wrote "$B" high -; } ||
 		{ [ $rc -eq 0 ] && wrote "$A" uncertain noise &&
-		  grep -q "the result is uncertain ($B may lead by more than" "$tmp/err"; } &&
+		  grep -q "the result is uncertain ($B may lead by more than" "$tmp/err" &&
+		  awk -F'lower=' '/^;@ basis key=kernel / { exit !($2 + 0 < 0.98) }' "$tmp/c.conf"; } &&
 		ok "a 5 % gap under noise $f: $(sed -n 's/^;@ result key=kernel value=\([^ ]*\) confidence=\([a-z]*\).*/\1 \2/p' "$tmp/c.conf")" ||
 		{ fail "a 5 % gap under noise $f"; show; }
 done

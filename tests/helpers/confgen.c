@@ -124,6 +124,9 @@ static void tuners(struct gen *g)
 	snprintf(k->value, sizeof k->value, "%s", kernel(g));
 	k->uncertain = pick(g, 3) == 0;
 	snprintf(k->why, sizeof k->why, "%s", k->uncertain ? "busy" : "-");
+	k->basis = (struct rc4_record_basis){ pick(g, 2) == 0, score(g), 0.025,
+					      1 + (int)pick(g, 40),
+					      (int)pick(g, 400) };
 	k->nruns = (int)pick(g, RC4_RECORD_RUNS + 1);
 	for (int i = 0; i < k->nruns; i++) {
 		struct rc4_record_run *run = &k->run[i];

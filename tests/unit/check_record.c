@@ -56,6 +56,21 @@ static double random_score(void)
 	}
 }
 
+/* A basis as the tuner makes one (tuner/decide.c), or none: a lower
+ * bound from 0 up (none: no other finalist), a window of 2 to 3 %. */
+static void random_basis(struct rc4_record_basis *b)
+{
+	*b = (struct rc4_record_basis){
+		.present = test_below(&seed, 3) != 0,
+		.lower = test_below(&seed, 5) == 0
+				 ? -1
+				 : (double)test_below(&seed, 3000000) / 1e6,
+		.window = 0.02 + (double)test_below(&seed, 10000) / 1e6,
+		.finalists = 1 + (int)test_below(&seed, 40),
+		.rounds = (int)test_below(&seed, 400),
+	};
+}
+
 /* A record as the tuner makes one (tuner/result.c): some kinds' results,
  * each with up to RC4_RECORD_RUNS runs of leaders. */
 static void random_record(struct rc4_record *r)
@@ -72,6 +87,7 @@ static void random_record(struct rc4_record *r)
 		key->uncertain = test_below(&seed, 3) == 0;
 		snprintf(key->why, sizeof key->why, "%s",
 			 key->uncertain ? whys[test_below(&seed, 4)] : "-");
+		random_basis(&key->basis);
 		key->nruns = (int)test_below(&seed, RC4_RECORD_RUNS + 1);
 		for (int i = 0; i < key->nruns; i++) {
 			struct rc4_record_run *run = &key->run[i];
@@ -97,6 +113,26 @@ static double as_written(double score)
 	return strtod(buf, NULL);
 }
 
+/* V as the writer writes a basis figure (three decimals), read back. */
+static double decimal(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%.3f", v);
+	return strtod(buf, NULL);
+}
+
+/* Whether basis B, read back as A, holds B's values as written. */
+static bool same_basis(const struct rc4_record_basis *b,
+		       const struct rc4_record_basis *a)
+{
+	return a->present == b->present &&
+	       (!b->present ||
+		((b->lower < 0 ? a->lower < 0 : decimal(b->lower) == a->lower) &&
+		 decimal(b->window) == a->window &&
+		 a->finalists == b->finalists && a->rounds == b->rounds));
+}
+
 /* Whether GOT, read back, holds WANT's values as the writer wrote them
  * (a history line may keep fewer leaders, those that fit a line). */
 static bool same_values(const struct rc4_record *want,
@@ -112,6 +148,9 @@ static bool same_values(const struct rc4_record *want,
 		    (a->present && (strcmp(a->value, b->value) ||
 				    a->uncertain != b->uncertain ||
 				    strcmp(a->why, b->why) || a->nruns != b->nruns)))
+			return false;
+		*what = "a basis line";
+		if (a->present && !same_basis(&a->basis, &b->basis))
 			return false;
 		for (int i = 0; a->present && i < a->nruns; i++) {
 			const struct rc4_record_run *x = &a->run[i], *y = &b->run[i];
@@ -289,6 +328,8 @@ START_TEST(test_read_written)
 
 	for (int i = 0; i < CASES; i++) {
 		random_record(&r);
+		for (int k = 0; i % 2 && k < RC4K_KINDS; k++)
+			r.key[k].basis.present = false; /* they wrote none */
 		size_t len;
 		char *built = rc4_section_build(CPU, &r, "; a table\n", &len);
 		ck_assert_ptr_nonnull(built);
