@@ -154,17 +154,17 @@ int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 	}
 #define PRGA_PTR(l) (ent *)&st[l]->s,
 
-/* LEN bytes of L streams; lanes not in step run one at a time (ONE, the
+/* LEN bytes of L streams; lanes not in step run one at a time (LANE1, the
  * 1-lane instance).  Short runs (RC4K_SHORT) step the states in place:
  * copying them would cost more than the steps. */
-#define RC4K_BATCH_PRGA(fn, T, M, L, one)                                     \
+#define RC4K_BATCH_PRGA(fn, T, M, L, lane1)                                   \
 	static void fn(struct rc4k_state *const *st, size_t len,             \
 		       const uint8_t *const *in, uint8_t *const *out)        \
 	{                                                                     \
 		typedef T ent;                                                \
 		if (!rc4k_in_step(st, L)) {                                   \
 			for (unsigned l = 0; l < (L); l++)                    \
-				one(st + l, len, in + l, out + l);            \
+				lane1(st + l, len, in + l, out + l);          \
 			return;                                               \
 		}                                                             \
 		if (RC4K_SHORT(len, sizeof(T))) {                             \
@@ -244,12 +244,12 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
  * generated loops showed: doc/cpus/AuthenticAMD-25-17.md.) */
 #define LANES(id, nm, sum, fam, G, W, needs)                                \
 	extern const struct rc4k_lanes rc4k_lanes_##fam;                    \
-	static void id##_set_keys(const struct rc4k *one,                   \
+	static void id##_set_keys(const struct rc4k *single,                \
 				  struct rc4k_state *const *st, size_t n,   \
 				  const uint8_t *const *key,                \
 				  const size_t *len)                        \
 	{                                                                   \
-		(void)one;                                                  \
+		(void)single;                                               \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
 			ksa_of(&rc4k_lanes_##fam, g)(st + i, key + i,       \
@@ -257,12 +257,12 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_KSA(n, G, W));                   \
 	}                                                                   \
-	static void id##_crypt_many(const struct rc4k *one,                 \
+	static void id##_crypt_many(const struct rc4k *single,              \
 				    struct rc4k_state *const *st, size_t n, \
 				    size_t len, const uint8_t *const *in,   \
 				    uint8_t *const *out)                    \
 	{                                                                   \
-		(void)one;                                                  \
+		(void)single;                                               \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
 			prga_of(&rc4k_lanes_##fam, g)(st + i, len, in + i,  \

@@ -20,16 +20,16 @@
 struct rc4k_batch {
 	struct rc4k_info info; /* name: LAYOUT-Nlane, or serial */
 	unsigned lanes;        /* streams stepped together */
-	/* ONE, in both calls: the single-stream kernel that serial runs (the
+	/* SINGLE, in both calls: the single-stream kernel that serial runs (the
 	 * library's current one, the tuner's winner); lane kernels ignore it.
 	 * Any N: groups of LANES, then fewer lanes for the rest.  Keys are
 	 * 1..256 bytes (checked by the caller). */
-	void (*set_keys)(const struct rc4k *one, struct rc4k_state *const *st,
+	void (*set_keys)(const struct rc4k *single, struct rc4k_state *const *st,
 			 size_t n, const uint8_t *const *key,
 			 const size_t *len);
 	/* LEN bytes of each of N distinct streams; in[i] == out[i] allowed,
 	 * other overlaps not. */
-	void (*crypt_many)(const struct rc4k *one,
+	void (*crypt_many)(const struct rc4k *single,
 			   struct rc4k_state *const *st, size_t n, size_t len,
 			   const uint8_t *const *in, uint8_t *const *out);
 };

@@ -21,11 +21,11 @@ const struct rc4k_family *rc4k_family(unsigned width)
 }
 
 const char *rc4k_misfit_reason(const struct rc4k_info *b,
-			       const struct rc4k *one)
+			       const struct rc4k *single)
 {
-	if (b->width == 0 || b->width == one->info.width)
+	if (b->width == 0 || b->width == single->info.width)
 		return NULL;
-	return one->info.width == 0
+	return single->info.width == 0
 		       ? "the single-stream kernel's keys have a layout of "
 			 "their own: its keys are set up one by one"
 		       : "its cells are not the single-stream kernel's: one "

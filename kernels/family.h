@@ -24,11 +24,11 @@ struct rc4k_family {
 /* The family of cells WIDTH bytes wide, or NULL (0: a private layout). */
 const struct rc4k_family *rc4k_family(unsigned width);
 
-/* NULL when batch kernel B may set up and run keys that ONE continues:
- * serial always (it runs ONE), a lane kernel when its cells are ONE's;
+/* NULL when batch kernel B may set up and run keys that SINGLE continues:
+ * serial always (it runs SINGLE), a lane kernel when its cells are SINGLE's;
  * else why not, in words. */
 const char *rc4k_misfit_reason(const struct rc4k_info *b,
-			       const struct rc4k *one);
+			       const struct rc4k *single);
 
 /* NULL when SHORT_KERNEL may run the short calls on keys that
  * LONG_KERNEL set up (a size split, rc4tune.conf(5) short_kernel): both of

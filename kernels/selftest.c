@@ -95,7 +95,7 @@ int rc4k_selftest_batch(const struct rc4k_info *info)
 	const struct rc4k_batch *b = rc4k_batch(info);
 	const struct rc4k *ref = &rc4k_char_ref;
 	const struct rc4k_family *f = rc4k_family(info->width);
-	const struct rc4k *one = f != NULL ? f->portable : ref;
+	const struct rc4k *single = f != NULL ? f->portable : ref;
 	struct rc4k_state st[NKEYS], rs;
 	struct rc4k_state *pst[NKEYS];
 	uint8_t key[NKEYS][256], in[NKEYS][TOTAL], buf[NKEYS][TOTAL];
@@ -116,8 +116,8 @@ int rc4k_selftest_batch(const struct rc4k_info *info)
 		pkey[i] = key[i];
 		done[i] = 0;
 	}
-	b->set_keys(one, pst, NKEYS, pkey, lens);
-	one->crypt(&st[1], AHEAD, src[1], buf[1]);
+	b->set_keys(single, pst, NKEYS, pkey, lens);
+	single->crypt(&st[1], AHEAD, src[1], buf[1]);
 	done[1] = AHEAD;
 	for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
 		for (size_t i = 0; i < NKEYS; i++) {
@@ -125,10 +125,10 @@ int rc4k_selftest_batch(const struct rc4k_info *info)
 			pout[i] = buf[i] + done[i];
 			done[i] += parts[p];
 		}
-		b->crypt_many(one, pst, NKEYS, parts[p], pin, pout);
+		b->crypt_many(single, pst, NKEYS, parts[p], pin, pout);
 	}
 	for (size_t i = 0; i < NKEYS; i++) {
-		one->crypt(&st[i], TOTAL - done[i], src[i] + done[i],
+		single->crypt(&st[i], TOTAL - done[i], src[i] + done[i],
 			   buf[i] + done[i]);
 		ref->set_key(&rs, key[i], lens[i]);
 		ref->crypt(&rs, TOTAL, in[i], want);

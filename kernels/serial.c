@@ -7,21 +7,21 @@
 
 #include "batch.h"
 
-static void serial_set_keys(const struct rc4k *one,
+static void serial_set_keys(const struct rc4k *single,
 			    struct rc4k_state *const *st, size_t n,
 			    const uint8_t *const *key, const size_t *len)
 {
 	for (size_t i = 0; i < n; i++)
-		one->set_key(st[i], key[i], len[i]);
+		single->set_key(st[i], key[i], len[i]);
 }
 
-static void serial_crypt_many(const struct rc4k *one,
+static void serial_crypt_many(const struct rc4k *single,
 			      struct rc4k_state *const *st, size_t n,
 			      size_t len, const uint8_t *const *in,
 			      uint8_t *const *out)
 {
 	for (size_t i = 0; i < n; i++)
-		one->crypt(st[i], len, in[i], out[i]);
+		single->crypt(st[i], len, in[i], out[i]);
 }
 
 const struct rc4k_batch rc4k_serial = {
