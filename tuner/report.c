@@ -226,6 +226,11 @@ static void json_members(FILE *f, const char *in, const struct measurement *m,
 		fprintf(f, "%.3f", m->load);
 	else
 		fputs("null", f);
+	fprintf(f, ",\n%s\"lower\": ", in);
+	if (c->lower >= 0)
+		fprintf(f, "%.4f", c->lower);
+	else
+		fputs("null", f);
 	fprintf(f, ",\n%s\"confidence\": \"%s\",\n%s\"uncertain_because\": ",
 		in, c->uncertain ? "uncertain" : "high", in);
 	json_string_or_null(f, c->uncertain ? c->why : NULL);

@@ -121,6 +121,16 @@ grep -Eq '^;@ rc4tune v=3 ' "$tmp/c.conf" &&
 	grep -q "; kernel confident (at least 0\.990 of the other kernel in the final at 95 %, [1-9][0-9]* rounds, window 2\.0 %)" "$tmp/out" &&
 	ok "the basis: kernel at least 0.990 of B, window 2 %, 2 finalists (record and --check-conf)" ||
 	{ fail "basis line"; grep '^;@' "$tmp/c.conf"; cat "$tmp/out"; }
+# --speed --json: this run's winner, B, at least 1/0.99 of A; none
+# beside B in the final when A is far behind (the race drops it)
+for case in "99:1.0101" "50:None"; do
+	RC4TUNE_SEAM_RATES="$A=${case%:*},${case%:*},${case%:*} $B=100,100,100" \
+		seam --speed --json >"$tmp/json" 2>"$tmp/err"
+	got=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["lower"])' <"$tmp/json")
+	[ "$got" = "${case#*:}" ] &&
+		ok "--json: the winner's lower bound with A at ${case%:*} % of B: $got" ||
+		{ fail "--json lower: $got, not ${case#*:}"; cat "$tmp/err"; }
+done
 # the batch calls' serial was timed on the kernel written, not on B
 [ "$(grep -c "^; serial: $A key by key" "$tmp/c.conf")" -eq 2 ] &&
 	ok "serial timed on the prior kept ($A), the kernel written" ||
