@@ -151,43 +151,13 @@ static void doubt(const struct measurement *m, struct choice *c)
 	c->uncertain = c->why_code != NULL;
 }
 
-/* The rank (from 1) of the smallest of N paired ratios that bounds their
- * median from below at CONFIDENCE, by the sign test: the largest J with
- * P(X < J) <= 1 - CONFIDENCE for X ~ Binomial(N, 1/2); 0: N is too few. */
-static int sign_rank(int n)
-{
-	double p = ldexp(1, -n), below = 0; /* P(X = k), P(X <= k) */
-	int j = 0;
-
-	for (int k = 0; k < n; k++) {
-		below += p;
-		if (below > 1 - CONFIDENCE)
-			break;
-		j = k + 1;
-		p = p * (n - k) / (k + 1);
-	}
-	return j;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The lower CONFIDENCE bound of the median of kernel A's score over
  * kernel B's, round by round in M (the rounds that timed both); 0 when
  * the rounds are too few for one. */
 static double bound(const struct measurement *m, size_t a, size_t b)
 {
-	double ratio[m->rounds > 0 ? m->rounds : 1];
-	int n = paired(m, a, b, ratio), j = sign_rank(n);
-
-	if (j == 0)
-		return 0;
-	qsort(ratio, (size_t)n, sizeof ratio[0], by_value);
-	return ratio[j - 1];
+	return speed_ratio_bound(m->kr[a].round_score, m->kr[b].round_score,
+				 m->rounds, CONFIDENCE, NULL);
 }
 
 /* The phase in which kernel A of M led kernel B by more than C's window,

@@ -118,6 +118,42 @@ double speed_median(const double *v, int n, double *tmp)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
+/* The rank (from 1) of the smallest of N ratios that bounds their median
+ * from below at LEVEL by the sign test: the largest J with P(X < J) <=
+ * 1 - LEVEL for X ~ Binomial(N, 1/2); 0: N is too few. */
+static int sign_rank(int n, double level)
+{
+	double p = ldexp(1, -n), below = 0; /* P(X = k), P(X <= k) */
+	int j = 0;
+
+	for (int k = 0; k < n; k++) {
+		below += p;
+		if (below > 1 - level)
+			break;
+		j = k + 1;
+		p = p * (n - k) / (k + 1);
+	}
+	return j;
+}
+
+double speed_ratio_bound(const double *a, const double *b, int n,
+			 double level, double *median)
+{
+	double ratio[n > 0 ? n : 1], tmp[n > 0 ? n : 1];
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (a[i] > 0 && b[i] > 0)
+			ratio[k++] = a[i] / b[i];
+	if (median != NULL)
+		*median = k > 0 ? speed_median(ratio, k, tmp) : 0;
+	int j = sign_rank(k, level);
+	if (j == 0)
+		return 0;
+	qsort(ratio, (size_t)k, sizeof ratio[0], cmp_double);
+	return ratio[j - 1];
+}
+
 double speed_spread(const double *v, int n)
 {
 	if (n < 1)

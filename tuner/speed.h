@@ -115,6 +115,15 @@ unsigned long speed_calibrate(speed_run *run, void *ctx, size_t row,
 #define SPEED_SD_PER_MAD 1.4826
 #define SPEED_MEDIAN_SE 1.2533
 
+/* Two rows timed side by side, round by round: the ratios A[k] / B[k]
+ * over the N rounds where both were timed (above 0), which cancel what
+ * hit both rows in a round.  Their median into *MEDIAN (unless NULL), and
+ * the lower bound of that median at one-sided LEVEL (0.95) by the sign
+ * test; 0 when the rounds are too few for one.  The tuner's confidence
+ * and bench --pick's comparison both ask it. */
+double speed_ratio_bound(const double *a, const double *b, int n,
+			 double level, double *median);
+
 /* Median of V[0..n); sorts a copy in TMP. */
 double speed_median(const double *v, int n, double *tmp);
 

@@ -300,10 +300,28 @@ static void size_row(const char *label)
 		printf(" %8zu", sizes[s]);
 }
 
+/* "pick/best" for row PICK: the ratio of the scores, then round by round
+ * in T (the rows timed side by side), their median ratio and its lower
+ * bound at 95 %, as the tuner's confidence reckons it. */
+static void print_pick(const struct speed_table *t, const struct cand *cands,
+		       int pick, int best, const struct opts *o)
+{
+	double a[SPEED_MAX_ROUNDS], b[SPEED_MAX_ROUNDS], median;
+	struct speed_row r;
+
+	speed_row(t, (size_t)pick, NULL, &r, a);
+	speed_row(t, (size_t)best, NULL, &r, b);
+	double low = speed_ratio_bound(a, b, t->rounds, 0.95, &median);
+	printf("%s %s: pick/best = %.3f (best %s); round by round: median "
+	       "%.3f, at least %.3f at 95 %%\n",
+	       o->picker, o->pick, cands[pick].score / cands[best].score,
+	       cands[best].name, median, low);
+}
+
 /* MB/s per block size, geometric mean and ratio to the best for each row;
  * the pick's ratio to the best. */
-static void print_table(const struct cand *cands, int n, int best,
-			const struct opts *o)
+static void print_table(const struct speed_table *t, const struct cand *cands,
+			int n, int best, const struct opts *o)
 {
 	size_row("MB/s");
 	printf(" %8s %7s %7s\n", "geomean", "spread", "/best");
@@ -317,10 +335,7 @@ static void print_table(const struct cand *cands, int n, int best,
 	}
 	for (int i = 0; i < n; i++)
 		if (strcmp(cands[i].name, o->pick) == 0)
-			printf("%s %s: pick/best = %.3f (best %s)\n",
-			       o->picker, o->pick,
-			       cands[i].score / cands[best].score,
-			       cands[best].name);
+			print_pick(t, cands, i, best, o);
 }
 
 /* The row named NAME, or -1. */
@@ -502,7 +517,7 @@ int main(int argc, char **argv)
 	calibrate(cands, n, o.secs);
 	double hz = measure(&t, cands, n, o.rounds, tsc);
 	int best = summarize(&t, cands, n, hz);
-	print_table(cands, n, best, &o);
+	print_table(&t, cands, n, best, &o);
 	print_pick_sizes(cands, n, &o);
 	print_vs_libs(cands, n, best);
 	print_per_size(cands, n, best);

@@ -60,6 +60,14 @@ if figures 0; then
 		{ fail "figures not the slowest placement's ($lines lines):"; echo "$bad"; cat "$tmp/bench" "$tmp/placement"; }
 fi
 
+# bench --pick compares the pick with the best as the tuner's confidence
+# does, round by round: C at its slowest placement, 70 against B's 80.
+RC4TUNE_SEAM_RATES="$rates" RC4TUNE_SEAM_NOISE=0 ${TEST_EMULATOR:-} "$BENCH_SEAM" \
+	--pick $C $A $B $C >"$tmp/bench" 2>"$tmp/err" &&
+	grep -q "^--pick $C: pick/best = 0.875 (best $B); round by round: median 0.875, at least 0.875 at 95 %\$" "$tmp/bench" &&
+	ok "bench --pick: pick/best 0.875, and round by round the same" ||
+	{ fail "bench --pick's line"; cat "$tmp/err" "$tmp/bench"; }
+
 # With 1 % noise: the same order in every tool, every figure within 3 %
 # of the tuner's.
 if figures 0.01; then
