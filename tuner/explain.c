@@ -64,8 +64,8 @@ static void owners_read(const char *path, struct owners *o)
 	free(buf);
 }
 
-/* What key K's confidence rests on, by its basis line (if any), to
- * stdout after its confidence: "; REASON" when uncertain. */
+/* After K's confidence, in parentheses: its reason when uncertain, and
+ * what it rests on where the record has K's basis line. */
 static void basis_print(const struct rc4_record_key *k)
 {
 	const struct rc4_record_basis *b = &k->basis;
