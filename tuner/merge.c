@@ -346,27 +346,21 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 	return buf;
 }
 
-/* The sections of the file PATH (BUF, LEN bytes) that are merged, into
- * CS. */
-static void collect(struct cands *cs, const char *buf, size_t len,
-		    const char *path)
-{
-	cs->path = path;
-	rc4_section_walk(buf, len, keep, cs);
-}
-
 char *merge_sections(const char *old, size_t len, const char *outpath,
 		     const struct merge_input *in, int n, FILE *notes,
 		     size_t *outlen)
 {
-	struct cands cs = { .out = true };
+	struct cands cs = { .path = outpath, .out = true };
 	char *out = NULL;
 
-	collect(&cs, old, len, outpath);
+	/* the sections that are merged, OUT's first */
+	rc4_section_walk(old, len, keep, &cs);
 	cs.out = false;
 	cs.n_out = cs.n;
-	for (int i = 0; i < n; i++)
-		collect(&cs, in[i].buf, in[i].len, in[i].path);
+	for (int i = 0; i < n; i++) {
+		cs.path = in[i].path;
+		rc4_section_walk(in[i].buf, in[i].len, keep, &cs);
+	}
 	if (!cs.failed)
 		out = put_winners(&cs, old, len, outpath, notes, outlen);
 	for (size_t i = 0; i < cs.n; i++)
