@@ -414,11 +414,8 @@ int confwrite_open(struct confwrite *w, const char *path)
 {
 	struct stat st;
 
-	w->path = path;
-	w->fd = w->lock_fd = w->live_fd = -1;
-	w->old = NULL;
-	w->old_len = 0;
-	w->unchanged = false;
+	*w = (struct confwrite){ .path = path, .fd = -1, .lock_fd = -1,
+				 .live_fd = -1 };
 	if ((w->to_stdout = confwrite_is_stdout(path)))
 		return open_direct(w, false);
 	if (resolve_target(w) != 0)
@@ -557,13 +554,6 @@ static int take_lock(const struct confwrite *w)
 			return fd;
 		close(fd);
 	}
-}
-
-/* Let go of the lock FD, removing its file first (see take_lock). */
-static void drop_lock(const struct confwrite *w, int fd)
-{
-	unlink(w->lock);
-	close(fd);
 }
 
 /* The live file, open in *FD (-1: there is none yet), its stat in *ST.
@@ -733,8 +723,11 @@ static void forget(struct confwrite *w)
 void confwrite_unlock(struct confwrite *w)
 {
 	forget(w);
-	if (w->lock_fd >= 0)
-		drop_lock(w, w->lock_fd);
+	/* its file removed before letting go (see take_lock) */
+	if (w->lock_fd >= 0) {
+		unlink(w->lock);
+		close(w->lock_fd);
+	}
 	w->lock_fd = -1;
 }
 

@@ -56,24 +56,24 @@ static size_t rank_in(const struct kresult *r, const char *const *prefer,
 	return i;
 }
 
-/* Among the kernels within C's window of the best SCORE: the first that
+/* Among the kernels within C's window of the best score: the first that
  * PREFER names, else the earliest in the registry (simplest loops
  * first); RULES[] says each preference in words. */
 static void pick(const struct measurement *m, struct choice *c,
-		 const double *score, const char *const *prefer,
-		 const char *const *rules, size_t nprefer)
+		 const char *const *prefer, const char *const *rules,
+		 size_t nprefer)
 {
 	size_t best = m->n, w = m->n;
 
 	for (size_t i = 0; i < m->n; i++)
 		if (finalist(&m->kr[i]) &&
-		    (best == m->n || score[i] > score[best]))
+		    (best == m->n || m->kr[i].score > m->kr[best].score))
 			best = i;
-	double cut = score[best] * (1 - c->window);
+	double cut = m->kr[best].score * (1 - c->window);
 	c->ntied = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct kresult *r = &m->kr[i];
-		if (!finalist(r) || score[i] < cut)
+		if (!finalist(r) || r->score < cut)
 			continue;
 		c->ntied++;
 		size_t a = rank_in(r, prefer, nprefer);
@@ -90,10 +90,6 @@ static void pick(const struct measurement *m, struct choice *c,
 	}
 }
 
-/* Best and second were timed side by side in each round, so the ratio of
- * their round scores cancels what hit both (frequency, a neighbour's
- * load).  The standard error of its median is about 1.25 sd / sqrt(n);
- * twice that is the noise, and the tie window. */
 /* The ratios of kernel A's round scores over kernel B's in M, into RATIO
  * (M->rounds of room), over the rounds that timed both (a round cut short
  * at the deadline may have timed neither); how many. */
@@ -109,6 +105,10 @@ static int paired(const struct measurement *m, size_t a, size_t b,
 	return n;
 }
 
+/* Best and second were timed side by side in each round, so the ratio of
+ * their round scores cancels what hit both (frequency, a neighbour's
+ * load).  The standard error of its median is about 1.25 sd / sqrt(n);
+ * twice that is the noise, and the tie window. */
 static void noise(const struct measurement *m, struct choice *c)
 {
 	size_t second = m->n;
@@ -250,12 +250,9 @@ struct choice decide_run(const struct measurement *m, const char *heuristic)
 {
 	static const char *const rules[] = { "the heuristic's choice" };
 	struct choice c = { 0 };
-	double score[m->n];
 
-	for (size_t i = 0; i < m->n; i++)
-		score[i] = m->kr[i].score;
 	noise(m, &c);
-	pick(m, &c, score, &heuristic, rules, 1);
+	pick(m, &c, &heuristic, rules, 1);
 	confidence(m, &c);
 	return c;
 }
@@ -283,13 +280,10 @@ struct choice decide(const struct measurement *m,
 	const char *const names[] = { mine, heuristic };
 	static const char *const rules[] = { "the section's kernel",
 					     "the heuristic's choice" };
-	double score[m->n];
 	struct choice c = { 0 };
 
-	for (size_t i = 0; i < m->n; i++)
-		score[i] = m->kr[i].score;
 	noise(m, &c);
-	pick(m, &c, score, names, rules, 2);
+	pick(m, &c, names, rules, 2);
 	size_t p = find(m, mine);
 	if (p == m->n)
 		p = find(m, heuristic);

@@ -117,13 +117,6 @@ static void owner_line(const char *prefix, const char *path,
 	printf("\n");
 }
 
-static void owners_print(const char *prefix, const char *path,
-			 const struct owners *o)
-{
-	for (size_t i = 0; i < o->ss.n; i++)
-		owner_line(prefix, path, &o->ss.s[i]);
-}
-
 /* What --explain says, gathered once for either printer. */
 struct explanation {
 	struct rc4_select_in in;
@@ -249,7 +242,8 @@ static void print_text(const struct explanation *e)
 			printf(" (%s, key by key)", e->kind[RC4K_SINGLE].k->name);
 		printf("\n");
 	}
-	owners_print("config ", e->in.conf, &e->owners);
+	for (size_t i = 0; i < e->owners.ss.n; i++)
+		owner_line("config ", e->in.conf, &e->owners.ss.s[i]);
 }
 
 static const char *const source_names[] = {
@@ -564,7 +558,8 @@ int explain_check_conf(const char *file)
 	}
 	struct owners o = { NULL, { 0 } };
 	owners_read(c.path, &o);
-	owners_print("", c.path, &o);
+	for (size_t i = 0; i < o.ss.n; i++)
+		owner_line("", c.path, &o.ss.s[i]);
 	rc4_sections_free(&o.ss);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",

@@ -205,13 +205,12 @@ static double slice(void *ctx, size_t i, int c, int place)
 	const struct cell *cell = &m->bench->cells[c];
 	unsigned long n = r->reps[i * (size_t)r->ncells + (size_t)c];
 	double units = cell->bytes ? (double)cell->bytes : (double)cell->keys;
+	struct trial tr = { m->kr[i].k, m->single, c, place, m->kind };
 
-	if (measure_seam != NULL) {
-		struct trial tr = { m->kr[i].k, m->single, c, place, m->kind };
+	if (measure_seam != NULL)
 		return measure_seam(&tr, r->cur,
 				    r->in_first ? r->first_slice : m->slice);
-	}
-	double t = run_kernel(r, i, c, place, n);
+	double t = m->bench->run(&tr, n);
 	if (!m->hurried && timing_now() > r->deadline)
 		hurry(r);
 	return (double)n * units / (t > 0 ? t : 1e-9);
@@ -422,9 +421,8 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	m->clock = "CLOCK_MONOTONIC";
 	r.weight = m->bench->weight[w];
 	r.ncells = m->bench->ncells;
-	if (collect(m, names) == 0 && prepare(&r) == 0) {
-		if (rounds(&r, start, deadline, progress) != 0)
-			goto out;
+	if (collect(m, names) == 0 && prepare(&r) == 0 &&
+	    rounds(&r, start, deadline, progress) == 0) {
 		m->seconds = timing_now() - start;
 		m->cycle_clock = cycle_clock();
 		if (m->cycle_clock)
@@ -432,7 +430,6 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 				      m->seconds;
 		rc = 0;
 	}
-out:
 	speed_free(&r.t);
 	if (r.raced)
 		speed_free(&r.first);

@@ -348,27 +348,39 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 	return buf;
 }
 
-/* The sections of the file PATH (BUF, LEN bytes) that are merged, into
- * CS. */
-static void collect(struct cands *cs, const char *buf, size_t len,
-		    const char *path)
-{
-	cs->path = path;
-	rc4_section_walk(buf, len, keep, cs);
-}
+/* The file at PATH, as read for a merge: its LEN bytes. */
+struct merge_input {
+	const char *path;
+	char *buf;
+	size_t len;
+};
 
-char *merge_sections(const char *old, size_t len, const char *outpath,
-		     const struct merge_input *in, int n, FILE *notes,
-		     size_t *outlen)
+/* The merge of OUT's bytes (OLD, LEN bytes; LEN 0: no file yet) and the
+ * N files IN, as rc4tune(1) says: for each CPU's [cpu ...] section a
+ * person's, then a confident one, then the newer record, then the first
+ * (OUT's first, then IN's in order); [pin] and [default] from OUT if it
+ * has them, else from the first file that has them; every section of
+ * the name in the file chosen, which the library reads as one; OUT's
+ * other lines kept.  Memory grows linearly with the bytes merged.  Warnings (files that disagree on [pin] or [default], a person's
+ * section left out, sections that are not merged) go to stderr naming
+ * OUTPATH and each file; what each CPU's section came from to NOTES (may
+ * be NULL).  Returns the new file, malloc'ed, *OUTLEN bytes, or NULL when
+ * out of memory. */
+static char *merge_sections(const char *old, size_t len, const char *outpath,
+			    const struct merge_input *in, int n, FILE *notes,
+			    size_t *outlen)
 {
-	struct cands cs = { .out = true };
+	struct cands cs = { .path = outpath, .out = true };
 	char *out = NULL;
 
-	collect(&cs, old, len, outpath);
+	/* the sections that are merged, OUT's first */
+	rc4_section_walk(old, len, keep, &cs);
 	cs.out = false;
 	cs.n_out = cs.n;
-	for (int i = 0; i < n; i++)
-		collect(&cs, in[i].buf, in[i].len, in[i].path);
+	for (int i = 0; i < n; i++) {
+		cs.path = in[i].path;
+		rc4_section_walk(in[i].buf, in[i].len, keep, &cs);
+	}
 	if (!cs.failed)
 		out = put_winners(&cs, old, len, outpath, notes, outlen);
 	for (size_t i = 0; i < cs.n; i++)

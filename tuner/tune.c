@@ -297,21 +297,23 @@ static const struct rc4_section *holding(const struct rc4_sections *ss,
 }
 
 /* tuned_already's verdict on the sections SS of this CPU in PATH, CONF
- * what the library reads there, THEIRS a person's among them: nothing to
- * do for a person's, or for the tuner's when the library uses every key
- * in it and each kind's record (the duplicate's whose line the library
- * reads) is confident. */
+ * what the library reads there: nothing to do where one is a person's,
+ * or for the tuner's when the library uses every key in it and each
+ * kind's record (the duplicate's whose line the library reads) is
+ * confident. */
 static bool nothing_to_do(const struct tuning *t, const char *path,
 			  const struct rc4_conf *conf,
-			  const struct rc4_sections *ss,
-			  const struct rc4_section *theirs)
+			  const struct rc4_sections *ss)
 {
 	const struct rc4_conf_value *v = conf->value[RC4_CONF_CPU];
 	const struct rc4_keys_how how = { true, NULL, NULL };
 	struct rc4_keys_use u;
 
 	/* a person's duplicate speaks too: the run would keep the file */
-	if (theirs->line != 0 && !t->o->force) {
+	for (size_t i = 0; i < ss->n && !t->o->force; i++) {
+		const struct rc4_section *theirs = &ss->s[i];
+		if (theirs->record.owner == RC4_OWNER_TUNER)
+			continue;
 		if (!t->o->quiet)
 			printf("rc4tune: [%s] in %s (line %d) is %s: nothing to "
 			       "do (--force replaces it)\n",
@@ -360,7 +362,6 @@ static bool nothing_to_do(const struct tuning *t, const char *path,
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
-	struct rc4_section theirs;
 	struct rc4_sections ss = { 0 };
 	char why[RC4_CONF_WHY_MAX], *buf;
 	size_t len = 0;
@@ -370,10 +371,9 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		return false;
 	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
 				    sizeof why) == 0 &&
-		     rc4_section_find(buf, len, t->section, NULL, &theirs) > 0 &&
 		     rc4_sections_collect(&ss, buf, len, path, named,
-					  (void *)t->section) == 0;
-	bool done = found && nothing_to_do(t, path, &conf, &ss, &theirs);
+					  (void *)t->section) == 0 && ss.n > 0;
+	bool done = found && nothing_to_do(t, path, &conf, &ss);
 	rc4_sections_free(&ss);
 	free(buf);
 	return done;
