@@ -299,10 +299,9 @@ static void sel_start(struct sel *s, const struct rc4_select_in *in)
 		rc4_section_name(in->cpu, s->section);
 }
 
-const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
-				       const struct rc4_select_in *in,
-				       char *trail, size_t size,
-				       struct rc4_choice *how)
+const struct rc4k_info *rc4_select(enum rc4k_kind kind,
+				   const struct rc4_select_in *in, char *trail,
+				   size_t size, struct rc4_choice *how)
 {
 	struct rc4_choice ignored;
 	struct sel s;
@@ -328,13 +327,6 @@ void rc4_select_all(const struct rc4_select_in *in,
 					trails ? trails[k] : NULL,
 					RC4_TRAIL_MAX, &out->how[k]);
 	}
-}
-
-const struct rc4k_info *rc4_select(enum rc4k_kind kind,
-				   const struct rc4_select_in *in, char *trail,
-				   size_t size)
-{
-	return rc4_select_how(kind, in, trail, size, NULL);
 }
 
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)
