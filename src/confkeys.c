@@ -111,23 +111,23 @@ const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 
 /* Kind KIND's kernel from the key of V that it is read from
  * (rc4_key_read), if that key is set. */
-static void kernel_row(const struct rc4_conf_value v[RC4_KEYS],
+static void judge_kind(const struct rc4_conf_value v[RC4_KEYS],
 		       enum rc4k_kind kind, const struct rc4_keys_how *how,
 		       struct rc4_keys_use *u)
 {
 	enum rc4_key r = rc4_key_read(v, kind);
 	const char *why;
 
+	u->from[kind] = RC4_KEY_NONE;
 	if (v[r].line == 0)
 		return;
+	/* rc4_key_kernel holds only the batch kinds to its family */
 	const struct rc4k *single =
 		how->single != NULL ? how->single
 		: u->k[RC4K_SINGLE] ? rc4k_single(u->k[RC4K_SINGLE])
 				    : NULL;
-	const struct rc4k_info *k =
-		rc4_key_kernel(kind, v[r].name,
-			       kind == RC4K_SINGLE ? NULL : single,
-			       how->here, how->find, &why);
+	const struct rc4k_info *k = rc4_key_kernel(kind, v[r].name, single,
+						   how->here, how->find, &why);
 	if (k != NULL) {
 		u->k[kind] = k;
 		u->from[kind] = r;
@@ -204,10 +204,8 @@ void rc4_keys_judge(const struct rc4_conf_value v[RC4_KEYS],
 		    const struct rc4_keys_how *how, struct rc4_keys_use *u)
 {
 	memset(u, 0, sizeof *u);
-	for (int kind = 0; kind < RC4K_KINDS; kind++)
-		u->from[kind] = RC4_KEY_NONE;
 	/* the single kind first: the batch kinds' kernels must fit its keys */
 	for (int kind = 0; kind < RC4K_KINDS; kind++)
-		kernel_row(v, (enum rc4k_kind)kind, how, u);
+		judge_kind(v, (enum rc4k_kind)kind, how, u);
 	split_keys(v, how, u);
 }
