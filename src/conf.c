@@ -278,15 +278,13 @@ static int on_entry(void *user, const char *section, const char *name,
 		v->line = r->line;
 		return 1;
 	}
-	enum rc4_section_kind is = rc4_section_kind(sec);
-	enum rc4_key_role role = rc4_keys[key].role;
-	for (int kind = 0; kind < RC4K_KINDS && is == RC4_SECTION_CPU &&
-			   (role == RC4_ROLE_KERNEL || role == RC4_ROLE_STAND_IN);
-	     kind++)
+	if (rc4_section_kind(sec) != RC4_SECTION_CPU)
+		return 1;
+	for (int kind = rc4_key_next_kind(key, 0); kind < RC4K_KINDS;
+	     kind = rc4_key_next_kind(key, kind + 1))
 		/* a section, not each of its keys: one section that sets the
 		 * key three times is one CPU */
-		if ((rc4_keys[key].kinds & (1u << kind)) &&
-		    strcmp(sec, r->counted[kind]) != 0) {
+		if (strcmp(sec, r->counted[kind]) != 0) {
 			r->conf->others[kind]++;
 			memcpy(r->counted[kind], sec, sizeof sec);
 		}

@@ -109,25 +109,25 @@ const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 	return no == NULL ? k : NULL;
 }
 
-/* Kind KIND's kernel from row R of V, unless R stands in and the kind's
- * own key is set. */
-static void kernel_row(const struct rc4_conf_value v[RC4_KEYS], enum rc4_key r,
+/* Kind KIND's kernel from the key of V that it is read from
+ * (rc4_key_read), if that key is set. */
+static void judge_kind(const struct rc4_conf_value v[RC4_KEYS],
 		       enum rc4k_kind kind, const struct rc4_keys_how *how,
 		       struct rc4_keys_use *u)
 {
+	enum rc4_key r = rc4_key_read(v, kind);
 	const char *why;
 
-	if (v[r].line == 0 || u->from[kind] != RC4_KEY_NONE ||
-	    (rc4_keys[r].role == RC4_ROLE_STAND_IN && v[kind].line != 0))
+	u->from[kind] = RC4_KEY_NONE;
+	if (v[r].line == 0)
 		return;
+	/* rc4_key_kernel holds only the batch kinds to its family */
 	const struct rc4k *single =
 		how->single != NULL ? how->single
 		: u->k[RC4K_SINGLE] ? rc4k_single(u->k[RC4K_SINGLE])
 				    : NULL;
-	const struct rc4k_info *k =
-		rc4_key_kernel(kind, v[r].name,
-			       kind == RC4K_SINGLE ? NULL : single,
-			       how->here, how->find, &why);
+	const struct rc4k_info *k = rc4_key_kernel(kind, v[r].name, single,
+						   how->here, how->find, &why);
 	if (k != NULL) {
 		u->k[kind] = k;
 		u->from[kind] = r;
@@ -204,20 +204,8 @@ void rc4_keys_judge(const struct rc4_conf_value v[RC4_KEYS],
 		    const struct rc4_keys_how *how, struct rc4_keys_use *u)
 {
 	memset(u, 0, sizeof *u);
+	/* the single kind first: the batch kinds' kernels must fit its keys */
 	for (int kind = 0; kind < RC4K_KINDS; kind++)
-		u->from[kind] = RC4_KEY_NONE;
-	/* each kind's own key before any stand-in, the single kind first:
-	 * the batch kinds' kernels must fit its keys */
-	for (int pass = 0; pass < 2; pass++)
-		for (int r = 0; r < RC4_KEYS; r++) {
-			enum rc4_key_role role = rc4_keys[r].role;
-			if (role != (pass ? RC4_ROLE_STAND_IN : RC4_ROLE_KERNEL))
-				continue;
-			for (int kind = 0; kind < RC4K_KINDS; kind++)
-				if (rc4_keys[r].kinds & KIND(kind))
-					kernel_row(v, (enum rc4_key)r,
-						   (enum rc4k_kind)kind, how,
-						   u);
-		}
+		judge_kind(v, (enum rc4k_kind)kind, how, u);
 	split_keys(v, how, u);
 }

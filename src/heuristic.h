@@ -69,18 +69,6 @@ typedef const struct rc4k_info *rc4_find_fn(enum rc4k_kind kind,
 typedef void rc4_skip_fn(void *arg, const char *name, const char *why,
 			 bool more);
 
-/* The one walk from the rule for CPU to a kernel of KIND, for the
- * library's selection, the tuner, --heuristic and --explain alike: the
- * rule's kernels in order, passing over one FIND does not know (not in
- * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses (this CPU
- * cannot run it, or it fails its self-test).  Without HERE the CPU is not
- * here to ask (a CPUID dump's): a kernel passes unless the features the
- * tuner assumed for that CPU (rc4k_feats_assume) say it cannot run it.
- * For the batch kinds, ONE (NULL: any) is the single-stream kernel whose
- * keys they run: a kernel of another family (rc4k_misfit_reason) is passed over
- * too, so a rule lists a batch kernel for each family.  SKIPPED (may be
- * NULL) hears of each one passed over.  Returns the kernel, or NULL when none is left: then the
- * portable default applies. */
 /* The walk of one RULE's kernels (rc4_heuristic_walk, which tests use
  * on rules a CPU of theirs would not reach). */
 const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
@@ -89,6 +77,19 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 				      rc4_find_fn *find, rc4_skip_fn *skipped,
 				      void *arg);
 
+/* The one walk from the rule for CPU to a kernel of KIND, for the
+ * library's selection, the tuner, --heuristic and --explain alike: the
+ * rule's kernels in order, passing over one FIND does not know (not in
+ * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses
+ * (this CPU cannot run it, or it fails its self-test).  Without HERE the
+ * CPU is not here to ask (a CPUID dump's): a kernel passes unless the
+ * features the tuner assumed for that CPU (rc4k_feats_assume) say it
+ * cannot run it.  For the batch kinds, ONE (NULL: any) is the
+ * single-stream kernel whose keys they run: a kernel of another family
+ * (rc4k_misfit_reason) is passed over too, so a rule lists a batch kernel
+ * for each family.  *RULE as rc4_heuristic_rule's; SKIPPED (may be NULL)
+ * hears of each kernel passed over.  Returns the kernel, or NULL when
+ * none is left: then the portable default applies. */
 const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
 					   const struct rc4k *one,
 					   const struct rc4_cpu *cpu, bool here,

@@ -110,11 +110,3 @@ void rc4_section_key(const char *raw, size_t n,
 	memcpy(out, raw, n);
 	out[n] = '\0';
 }
-
-bool rc4_section_is(const char *raw, size_t n, const char *name)
-{
-	char key[RC4_CONF_MAX_SECTION + 1];
-
-	rc4_section_key(raw, n, key);
-	return strcmp(key, name) == 0;
-}

@@ -50,9 +50,5 @@ enum rc4_section_kind {
 /* The kind of the section NAME (a key as rc4_section_key makes it). */
 enum rc4_section_kind rc4_section_kind(const char *name);
 
-/* Whether the header name RAW (N bytes) names the section NAME: its key is
- * NAME byte for byte ("[cpu  X 6 15]", two blanks, is another section). */
-bool rc4_section_is(const char *raw, size_t n, const char *name);
-
 #endif
 

@@ -27,12 +27,11 @@ struct sel {
 	bool conf_said; /* this kind's trail has said how it was read */
 	char step[RC4_SECTION_MAX + 32]; /* how the trail names the step */
 	int line; /* the config line of the step's key, 0 if none */
-	/* A config step's section, judged (rc4_keys_judge); judged false
-	 * for the other steps, whose names select_how judges. */
-	bool judged;
+	/* A config step's key, RC4_KEY_NONE for the other steps (whose
+	 * names select_kind judges); its section, judged (rc4_keys_judge). */
+	enum rc4_key row;
+	int slot; /* RC4_CONF_PIN ... */
 	struct rc4_keys_use use;
-	int slot; /* its section (RC4_CONF_PIN ...) */
-	enum rc4_key row; /* the key the step read there */
 };
 
 /* At most this much of a name from the environment or a config file goes
@@ -140,12 +139,18 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 	s->slot = slot;
 	/* the key the library read: the kind's own, else one standing in */
 	enum rc4_key from = rc4_key_read(v, s->kind);
-	if (v[from].line == 0)
-		from = RC4_KEY_NONE;
 	int others = s->conf.others[s->kind];
-	if (from == RC4_KEY_NONE && s->kind == RC4K_SINGLE)
+	if (v[from].line != 0) {
+		snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s",
+			 v[from].line, section, from == (int)s->kind ? "" : " ",
+			 from == (int)s->kind ? "" : rc4_keys[from].name);
+		s->line = v[from].line;
+		s->row = from;
+		return v[from].name;
+	}
+	if (s->kind == RC4K_SINGLE)
 		split_passed(s);
-	if (from == RC4_KEY_NONE && slot == RC4_CONF_CPU && others > 0) {
+	if (slot == RC4_CONF_CPU && others > 0) {
 		say(s, "config: no %s in [%s], but %d other CPU section%s "
 		       "set one: tuned on another CPU? (rc4tune "
 		       "--generate-conf tunes this one)",
@@ -153,20 +158,11 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 		    others == 1 ? "" : "s");
 		return NULL;
 	}
-	if (from == RC4_KEY_NONE) {
-		enum rc4_key also = rc4_key_stand_in(s->kind);
-		say(s, "config: no %s%s%s in [%s]", rc4_keys[s->kind].name,
-		    also != RC4_KEY_NONE ? " or " : "",
-		    also != RC4_KEY_NONE ? rc4_keys[also].name : "", section);
-		return NULL;
-	}
-	snprintf(s->step, sizeof s->step, "config line %d [%s]%s%s",
-		 v[from].line, section, from == (int)s->kind ? "" : " ",
-		 from == (int)s->kind ? "" : rc4_keys[from].name);
-	s->line = v[from].line;
-	s->row = from;
-	s->judged = true;
-	return v[from].name;
+	enum rc4_key also = rc4_key_stand_in(s->kind);
+	say(s, "config: no %s%s%s in [%s]", rc4_keys[s->kind].name,
+	    also != RC4_KEY_NONE ? " or " : "",
+	    also != RC4_KEY_NONE ? rc4_keys[also].name : "", section);
+	return NULL;
 }
 
 static const char *from_cpu_section(struct sel *s)
@@ -226,7 +222,7 @@ static const char *from_heuristic(struct sel *s)
  * config step's: RC4TUNE_KERNEL and the rules name one kernel. */
 static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how)
 {
-	if (!s->judged || s->kind != RC4K_SINGLE)
+	if (s->row == RC4_KEY_NONE || s->kind != RC4K_SINGLE)
 		return;
 	how->split = s->use.split;
 	if (how->split.below > 0)
@@ -264,16 +260,17 @@ static const struct rc4k_info *select_kind(struct sel *s, enum rc4k_kind kind,
 		trail[0] = '\0';
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
 		s->line = 0;
-		s->judged = false;
+		s->row = RC4_KEY_NONE;
 		const char *name = precedence[i](s);
 		if (name == NULL)
 			continue;
 		const char *why;
 		const struct rc4k_info *k =
-			s->judged ? s->use.k[kind]
-				  : rc4_key_kernel(kind, name, in->single, true,
-						   in->find, &why);
-		if (s->judged)
+			s->row != RC4_KEY_NONE
+				? s->use.k[kind]
+				: rc4_key_kernel(kind, name, in->single, true,
+						 in->find, &why);
+		if (s->row != RC4_KEY_NONE)
 			why = s->use.bad[s->row].why;
 		if (k != NULL) {
 			say(s, "chosen: %s (%s)", k->name, s->step);
@@ -302,10 +299,9 @@ static void sel_start(struct sel *s, const struct rc4_select_in *in)
 		rc4_section_name(in->cpu, s->section);
 }
 
-const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
-				       const struct rc4_select_in *in,
-				       char *trail, size_t size,
-				       struct rc4_choice *how)
+const struct rc4k_info *rc4_select(enum rc4k_kind kind,
+				   const struct rc4_select_in *in, char *trail,
+				   size_t size, struct rc4_choice *how)
 {
 	struct rc4_choice ignored;
 	struct sel s;
@@ -331,13 +327,6 @@ void rc4_select_all(const struct rc4_select_in *in,
 					trails ? trails[k] : NULL,
 					RC4_TRAIL_MAX, &out->how[k]);
 	}
-}
-
-const struct rc4k_info *rc4_select(enum rc4k_kind kind,
-				   const struct rc4_select_in *in, char *trail,
-				   size_t size)
-{
-	return rc4_select_how(kind, in, trail, size, NULL);
 }
 
 void rc4_select_live(struct rc4_select_in *in, struct rc4_cpu *cpu)

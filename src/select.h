@@ -62,10 +62,9 @@ struct rc4_choice {
  * here and passes its self-test; never NULL.  If TRAIL is not NULL it gets
  * one line per step taken, saying why (cut to SIZE); if HOW is not NULL,
  * which step chose. */
-const struct rc4k_info *rc4_select_how(enum rc4k_kind kind,
-				       const struct rc4_select_in *in,
-				       char *trail, size_t size,
-				       struct rc4_choice *how);
+const struct rc4k_info *rc4_select(enum rc4k_kind kind,
+				   const struct rc4_select_in *in, char *trail,
+				   size_t size, struct rc4_choice *how);
 
 /* Every kind's selection at once, the config read once: the single kind
  * first, then each batch kind for its keys (IN->single ignored).  TRAILS
@@ -76,11 +75,6 @@ struct rc4_selection {
 };
 void rc4_select_all(const struct rc4_select_in *in,
 		    struct rc4_selection *out, char (*trails)[RC4_TRAIL_MAX]);
-
-/* rc4_select_how without HOW. */
-const struct rc4k_info *rc4_select(enum rc4k_kind kind,
-				   const struct rc4_select_in *in, char *trail,
-				   size_t size);
 
 /* S with every byte outside printable ASCII made '?', in place: names
  * from the environment and config files reach terminals through the trail

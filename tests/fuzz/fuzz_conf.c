@@ -81,7 +81,8 @@ static void check_selection(const struct rc4_cpu *cpu,
 
 	for (int kind = 0; kind < RC4K_KINDS; kind++) {
 		const struct rc4k_info *k =
-			rc4_select((enum rc4k_kind)kind, &in, trail, sizeof trail);
+			rc4_select((enum rc4k_kind)kind, &in, trail, sizeof trail,
+				   NULL);
 		must(k != NULL && rc4k_refused(k) == NULL,
 		     "selection chose a kernel that may not run");
 		must(memchr(trail, '\0', sizeof trail) != NULL,

@@ -128,7 +128,7 @@ static void check_library(const char *old, size_t oldlen, const char *once,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* a name with inner blanks, which rc4_section_is matches byte for
+	/* a name with inner blanks, which rc4_section_key keeps byte for
 	 * byte */
 	static const char *const sections[] = {
 		"cpu GenuineIntel 6 207", "cpu AuthenticAMD 15 65",

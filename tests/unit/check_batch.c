@@ -386,8 +386,9 @@ START_TEST(test_select_from_config)
 	close(fd);
 	write_conf(path, "[default]\nbatch_kernel = int-2lane\nkernel = int-8x\n"
 			 "[cpu Nobody 1 2]\nbatch_kernel = char-8lane\n");
-	ck_assert_str_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail)->name,
-			 "int-2lane");
+	ck_assert_str_eq(
+		rc4_select(RC4K_BATCH, &in, trail, sizeof trail, NULL)->name,
+		"int-2lane");
 	ck_assert_ptr_nonnull(strstr(
 		trail, "set_keys: chosen: int-2lane (config line 2 [default] "
 		       "batch_kernel)"));
@@ -396,11 +397,12 @@ START_TEST(test_select_from_config)
 	ck_assert_int_eq(setenv("RC4TUNE_CONF", path, 1), 0);
 	ck_assert_str_eq(rc4tune_batch_kernel_name(), "int-2lane");
 	in.cpu = &cpu;
-	ck_assert_str_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail)->name,
-			 "char-8lane");
+	ck_assert_str_eq(
+		rc4_select(RC4K_BATCH, &in, trail, sizeof trail, NULL)->name,
+		"char-8lane");
 
 	write_conf(path, "[default]\nbatch_kernel = int-8x\n");
-	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail, NULL),
 			 fallback);
 	ck_assert_ptr_nonnull(strstr(
 		trail, "\"int-8x\": unknown set_keys kernel; skipped"));
@@ -408,13 +410,13 @@ START_TEST(test_select_from_config)
 
 	/* a file not used: the trail says why, as the single kernel's */
 	write_conf(path, "[default]\nbatch_kernel = int-2lane\n[oops\n");
-	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail, NULL),
 			 fallback);
 	said_conf(trail, path, "whole file ignored: line 3: section header "
 			       "without a closing ']'");
 	ck_assert_int_eq(unlink(path), 0);
-	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, NULL, 0), fallback);
-	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail),
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, NULL, 0, NULL), fallback);
+	ck_assert_ptr_eq(rc4_select(RC4K_BATCH, &in, trail, sizeof trail, NULL),
 			 fallback);
 	said_conf(trail, path, "no such file");
 }
@@ -434,23 +436,23 @@ START_TEST(test_select_per_call)
 	close(fd);
 	write_conf(path, "[cpu Nobody 1 2]\ncrypt_many_kernel = int-4lane\n"
 			 "batch_kernel = char-2lane\n");
-	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0, NULL)->name,
 			 "char-2lane");
-	ck_assert_str_eq(rc4_select(RC4K_CRYPT_MANY, &in, NULL, 0)->name,
+	ck_assert_str_eq(rc4_select(RC4K_CRYPT_MANY, &in, NULL, 0, NULL)->name,
 			 "int-4lane");
 	/* a call's own key in [default] does not outrank this CPU's shared
 	 * key: sections keep their precedence */
 	write_conf(path, "[default]\nset_keys_kernel = int-4lane\n"
 			 "[cpu Nobody 1 2]\nbatch_kernel = char-4lane\n");
-	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0, NULL)->name,
 			 "char-4lane");
 	/* one family per key: a kernel of another family is passed over
 	 * for the single-stream kernel whose keys the call runs */
 	in.single = rc4k_family(4)->portable; /* int-8x */
-	ck_assert_str_ne(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+	ck_assert_str_ne(rc4_select(RC4K_SET_KEYS, &in, NULL, 0, NULL)->name,
 			 "char-4lane");
 	in.single = rc4k_family(1)->portable; /* char-8x-chunk */
-	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0)->name,
+	ck_assert_str_eq(rc4_select(RC4K_SET_KEYS, &in, NULL, 0, NULL)->name,
 			 "char-4lane");
 	/* the library: each call its own kernel, of the kernel's family */
 	write_conf(path, "[default]\nkernel = int-8x\n"

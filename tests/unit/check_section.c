@@ -15,18 +15,29 @@
 
 #define CPU "cpu AuthenticAMD 23 1"
 
-/* One identity: blanks at the ends do not count, blanks inside do. */
+/* Whether the header name RAW (N bytes) names the section NAME: its key
+ * (rc4_section_key) is NAME byte for byte. */
+static bool names(const char *raw, size_t n, const char *name)
+{
+	char key[RC4_CONF_MAX_SECTION + 1];
+
+	rc4_section_key(raw, n, key);
+	return strcmp(key, name) == 0;
+}
+
+/* One identity: blanks at the ends do not count, blanks inside do
+ * ("[cpu  X 6 15]", two blanks, is another section). */
 START_TEST(test_identity)
 {
 	static const struct rc4_cpu via = { .vendor = "VIA VIA VIA ",
 					    .family = 6, .model = 15 };
 	char name[RC4_SECTION_MAX];
 
-	ck_assert(rc4_section_is(CPU, strlen(CPU), CPU));
-	ck_assert(rc4_section_is(" " CPU "\t", strlen(CPU) + 2, CPU));
-	ck_assert(!rc4_section_is("cpu  AuthenticAMD 23 1", 22, CPU));
-	ck_assert(!rc4_section_is("cpu\tAuthenticAMD 23 1", 21, CPU));
-	ck_assert(!rc4_section_is("CPU AuthenticAMD 23 1", 21, CPU));
+	ck_assert(names(CPU, strlen(CPU), CPU));
+	ck_assert(names(" " CPU "\t", strlen(CPU) + 2, CPU));
+	ck_assert(!names("cpu  AuthenticAMD 23 1", 22, CPU));
+	ck_assert(!names("cpu\tAuthenticAMD 23 1", 21, CPU));
+	ck_assert(!names("CPU AuthenticAMD 23 1", 21, CPU));
 	rc4_section_name(&via, name);
 	ck_assert_str_eq(name, "cpu VIA_VIA_VIA 6 15");
 	/* A blank vendor (all blanks or all NULs, as some hypervisors give)

@@ -114,7 +114,7 @@ static const char *pick(const char *env, const char *text,
 	if (text != NULL)
 		test_write_file(conf_path, text, 0644);
 	const struct rc4k_info *k =
-		rc4_select(RC4K_SINGLE, &in, trail, sizeof trail);
+		rc4_select(RC4K_SINGLE, &in, trail, sizeof trail, NULL);
 	ck_assert_ptr_nonnull(k);
 	return k->name;
 }

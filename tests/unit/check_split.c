@@ -48,7 +48,7 @@ static const char *pick(const char *text, struct rc4_choice *how)
 				    .cpu_why = "fixture", .find = rc4k_find };
 
 	test_write_file(conf_path, text, 0644);
-	return rc4_select_how(RC4K_SINGLE, &in, trail, sizeof trail, how)->name;
+	return rc4_select(RC4K_SINGLE, &in, trail, sizeof trail, how)->name;
 }
 
 static void said(const char *part)
