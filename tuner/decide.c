@@ -273,8 +273,14 @@ static size_t find(const struct measurement *m, const char *name)
 	return m->n;
 }
 
-struct choice decide(const struct measurement *m,
-		     const struct rc4_record_key *prior, const char *heuristic)
+/* What --generate-conf writes: this run's best, a tie going to PRIOR's
+ * kernel, then to HEURISTIC's; but the prior (PRIOR's kernel, else
+ * HEURISTIC's) stays unless that pick is surely (at 95 %) more than the
+ * window ahead of it by this run's rounds.  PRIOR may be NULL (no
+ * section of the tuner's), HEURISTIC too. */
+static struct choice decide(const struct measurement *m,
+			    const struct rc4_record_key *prior,
+			    const char *heuristic)
 {
 	const char *mine = prior && prior->present ? prior->value : NULL;
 	const char *const names[] = { mine, heuristic };
@@ -386,9 +392,15 @@ static double family_value(const struct kresult *r,
 	       batch_share(crypt_many, single);
 }
 
-void decide_family(const struct measurement *single, struct choice *c,
-		   const struct measurement *set_keys,
-		   const struct measurement *crypt_many)
+/* One layout family per key (kernels/family.h): the single-stream kernel
+ * C chose from SINGLE may give way to one of another family that scores
+ * within 5 % of it (a rule's bar), when the batch calls keep more with
+ * its family's kernels (SET_KEYS and CRYPT_MANY as measured, every
+ * family's; either may be NULL): the product of the three calls' shares
+ * of their best must gain more than the window.  C's note says so. */
+static void decide_family(const struct measurement *single, struct choice *c,
+			  const struct measurement *set_keys,
+			  const struct measurement *crypt_many)
 {
 	const struct kresult *chosen = &single->kr[c->kernel];
 	double best = 0;
@@ -495,8 +507,16 @@ static bool split_fits(const struct measurement *m, const struct choice *c,
 				 rc4k_single(m->kr[i].k)) == NULL;
 }
 
-void decide_split(const struct measurement *m, struct choice *c,
-		  struct split *s)
+/* S for C, the choice from single-stream M: the split whose score is the
+ * best, among pairs of kernels of C's family, one for the cells below a
+ * cell boundary and one from it, the short one beating the long one in
+ * each cell below, and each cell run by another kernel than C's beating
+ * C's there, all by more than the bar; its gain over C's kernel alone
+ * more than the window.  None where C is uncertain, or none gains so.
+ * Where the long kernel is not C's, it becomes C's kernel (the one that
+ * sets keys up and runs long calls) and C's note says why. */
+static void decide_split(const struct measurement *m, struct choice *c,
+			 struct split *s)
 {
 	/* a split must gain more than the window, or it is none */
 	*s = (struct split){ .gain = 1 + c->window };

@@ -41,24 +41,6 @@ struct choice {
  * be NULL), else to the earliest in the registry; what --speed shows. */
 struct choice decide_run(const struct measurement *m, const char *heuristic);
 
-/* What --generate-conf writes: this run's best, a tie going to PRIOR's
- * kernel, then to HEURISTIC's; but the prior (PRIOR's kernel, else
- * HEURISTIC's) stays unless that pick is surely (at 95 %) more than the
- * window ahead of it by this run's rounds.  PRIOR may be NULL (no
- * section of the tuner's), HEURISTIC too. */
-struct choice decide(const struct measurement *m,
-		     const struct rc4_record_key *prior, const char *heuristic);
-
-/* One layout family per key (kernels/family.h): the single-stream kernel
- * C chose from SINGLE may give way to one of another family that scores
- * within 5 % of it (a rule's bar), when the batch calls keep more with
- * its family's kernels (SET_KEYS and CRYPT_MANY as measured, every
- * family's; either may be NULL): the product of the three calls' shares
- * of their best must gain more than the window.  C's note says so. */
-void decide_family(const struct measurement *single, struct choice *c,
-		   const struct measurement *set_keys,
-		   const struct measurement *crypt_many);
-
 /* A size split of the single kind (rc4tune.conf(5), short_kernel): the
  * calls shorter than BELOW bytes run SHORT_KERNEL, the others LONG_KERNEL
  * (both of the decided kernel's family); BELOW 0: none.  The
@@ -72,17 +54,6 @@ struct split {
 	double ratio[SPEED_MAX_CELLS];
 	double bar, gain;
 };
-
-/* S for C, the choice from single-stream M: the split whose score is the
- * best, among pairs of kernels of C's family, one for the cells below a
- * cell boundary and one from it, the short one beating the long one in
- * each cell below, and each cell run by another kernel than C's beating
- * C's there, all by more than the bar; its gain over C's kernel alone
- * more than the window.  None where C is uncertain, or none gains so.
- * Where the long kernel is not C's, it becomes C's kernel (the one that
- * sets keys up and runs long calls) and C's note says why. */
-void decide_split(const struct measurement *m, struct choice *c,
-		  struct split *s);
 
 /* What one pass of --generate-conf writes, for the three calls at once,
  * or what --speed's tables show: each choice and the figures it was made
