@@ -82,7 +82,7 @@ const uint64_t rc4k_ident_l[256] = { B64(0), B64(64), B64(128), B64(192) };
 		}                                                             \
 		for (unsigned l = 0; l < (L); l++) {                          \
 			memcpy(st[l]->s.M, S[l], sizeof ident);               \
-			st[l]->x = st[l]->y = 0;                              \
+			rc4k_state_fresh(st[l]);                              \
 		}                                                             \
 	}
 

@@ -25,18 +25,16 @@ const char *rc4k_misfit_reason(const struct rc4k_info *b,
 {
 	if (b->width == 0 || b->width == single->info.width)
 		return NULL;
-	return single->info.width == 0
-		       ? "the single-stream kernel's keys have a layout of "
-			 "their own: its keys are set up one by one"
-		       : "its cells are not the single-stream kernel's: one "
-			 "layout family per key";
+	return "its cells are not the single-stream kernel's: one layout "
+	       "family per key";
 }
 
 const char *rc4k_split_misfit_reason(const struct rc4k *long_kernel,
 				     const struct rc4k *short_kernel)
 {
-	if (long_kernel->info.width == 0)
-		return "the kernel's keys have a layout of their own";
+	if (long_kernel->made_ahead != NULL || short_kernel->made_ahead != NULL)
+		return "a kernel that makes keystream ahead continues its keys "
+		       "alone";
 	if (short_kernel->info.width != long_kernel->info.width)
 		return "its cells are not the kernel's: one layout family per "
 		       "key";

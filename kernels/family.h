@@ -2,11 +2,12 @@
 /* family.h - which kernels set up and continue keys of one state layout.
  *
  * A key's layout is fixed by the kernel that set it up: 8-, 32- or 64-bit
- * cells (info.width 1, 4, 8), or a layout private to one kernel (width
- * 0).  Every kernel a key meets afterwards is of that family, so a batch
- * call runs its lanes only where their cells are the single-stream
- * kernel's (librc4tune(3), "Many keys at once"): keys are then continued by the
- * kernel that was measured and chosen, never by one nobody chose. */
+ * cells (info.width 1, 4, 8).  Every kernel a key meets afterwards is of
+ * that family, so a batch call runs its lanes only where their cells are
+ * the single-stream kernel's (librc4tune(3), "Many keys at once"): keys
+ * are then continued by the kernel that was measured and chosen, never by
+ * one nobody chose.  A key holding keystream made ahead (rc4k.made_ahead)
+ * waits for its own kernel to use it up. */
 #ifndef RC4K_FAMILY_H
 #define RC4K_FAMILY_H
 
@@ -32,7 +33,8 @@ const char *rc4k_misfit_reason(const struct rc4k_info *b,
 
 /* NULL when SHORT_KERNEL may run the short calls on keys that
  * LONG_KERNEL set up (a size split, rc4tune.conf(5) short_kernel): both of
- * one family, whose cells they share; else why not, in words. */
+ * one family, whose cells they share, and neither making keystream ahead
+ * (the other would skip it); else why not, in words. */
 const char *rc4k_split_misfit_reason(const struct rc4k *long_kernel,
 				     const struct rc4k *short_kernel);
 

@@ -49,7 +49,8 @@ struct rc4k_info {
 	enum rc4k_kind kind;
 	/* State layout: bytes per s entry (1 char, 4 int, 8 long), with x and
 	 * y the plain indices.  Kernels of one nonzero width can continue each
-	 * other's keys; 0: a private layout, shared with no other kernel. */
+	 * other's keys (a single kernel's made_ahead says when not); 0: serial,
+	 * which runs the keys of whichever kernel it is handed. */
 	uint8_t width;
 };
 
@@ -59,7 +60,19 @@ struct rc4k {
 	void (*set_key)(struct rc4k_state *st, const uint8_t *key, size_t len);
 	void (*crypt)(struct rc4k_state *st, size_t len, const uint8_t *in,
 		      uint8_t *out);
+	/* NULL, or whether ST holds keystream made ahead (x86_64/ahead.c):
+	 * x, y and S have run past what the caller used, so until the key
+	 * has used it up no other kernel of its width may continue it. */
+	int (*made_ahead)(const struct rc4k_state *st);
 };
+
+/* A key just set up: both indices at 0 and no keystream made ahead, so
+ * that any kernel of its width may take it first. */
+static inline void rc4k_state_fresh(struct rc4k_state *st)
+{
+	st->x = st->y = 0;
+	st->ahead[0] = st->ahead[1] = 0;
+}
 
 /* What a kind of kernel is to the rest of the code.  A new kind is one
  * entry in rc4k_kinds (and its kernels' lines in registry.def). */

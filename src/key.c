@@ -158,15 +158,16 @@ void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;
-		if (rc4k_misfit_reason(&b->info, k) != NULL ||
-		    b->info.width == 0) {
-			/* another family's key; or serial, which runs each
-			 * key as rc4tune_crypt does */
+		struct rc4k_state *s = state_of(&keys[i]);
+		if (b->info.width == 0 || rc4k_misfit_reason(&b->info, k) ||
+		    (k->made_ahead != NULL && k->made_ahead(s))) {
+			/* serial, another family's key or keystream made
+			 * ahead: the key as rc4tune_crypt runs it */
 			rc4_crypt_kernel(&keys[i], len)
-				->crypt(state_of(&keys[i]), len, in[i], out[i]);
+				->crypt(s, len, in[i], out[i]);
 			continue;
 		}
-		st[m] = state_of(&keys[i]);
+		st[m] = s;
 		pin[m] = in[i];
 		pout[m] = out[i];
 		if (++m == GROUP) {

@@ -7,11 +7,13 @@
  * calls from keystream made ahead").
  *
  * The buffer lives in the key's state, after the 256 char entries (the
- * union has room for 2048).  x, y and S run ahead of what the caller has
- * consumed, so the layout is private (width 0): no other kernel continues
- * such a key.  ahead[0] counts the bytes buffered, which end at the
- * buffer's end; ahead[1] the bytes used since set_key (a refill counts as
- * used), up to AHEAD_MAX.
+ * union has room for 2048).  ahead[0] counts the bytes buffered, which end
+ * at the buffer's end; ahead[1] the bytes used since set_key (a refill
+ * counts as used), up to AHEAD_MAX.  While bytes are buffered, x, y and S
+ * have run past what the caller used, and only this kernel continues the
+ * key (made_ahead); with the buffer empty the state is the char layout's,
+ * so the char lanes set up and run such keys (width 1).  A key they ran
+ * keeps its ahead[1], which is then at most what it used.
  *
  * A refill is never larger than what the key has used so far, so a key
  * dropped early has made at most twice the keystream it used, and a
@@ -78,7 +80,12 @@ static void ahead_set_key(const struct rc4k *inner, struct rc4k_state *st,
 			  const uint8_t *key, size_t len)
 {
 	inner->set_key(st, key, len);
-	st->ahead[0] = st->ahead[1] = 0;
+	rc4k_state_fresh(st);
+}
+
+static int ahead_made(const struct rc4k_state *st)
+{
+	return st->ahead[0] != 0;
 }
 
 /* Whether LEN bytes, with the buffer empty, go straight to the inner
@@ -162,8 +169,9 @@ static inline void ahead_crypt(const struct rc4k *inner,
 	}                                                                  \
 	const struct rc4k rc4k_##id = {                                    \
 		.info = { .name = nm, .summary = sum, .usable = id##_usable, \
-			  .kind = RC4K_SINGLE, .width = 0 },               \
+			  .kind = RC4K_SINGLE, .width = 1 },               \
 		.set_key = id##_set_key, .crypt = id##_crypt,              \
+		.made_ahead = ahead_made,                                  \
 	};
 
 /* Only the loops whose entry and exit cost more than the buffer's own

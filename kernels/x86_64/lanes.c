@@ -34,7 +34,7 @@ static inline void ksa8(uint8_t *blk, unsigned w, const void *ident,
 	core(blk);
 	for (unsigned l = 0; l < 8; l++) {
 		memcpy(&st[l]->s, blk + LANE_BYTES(w) * l, 256 * w);
-		st[l]->x = st[l]->y = 0;
+		rc4k_state_fresh(st[l]);
 	}
 }
 

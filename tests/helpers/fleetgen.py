@@ -28,15 +28,15 @@ SINGLE = here(["int-ring4-sse41", "char-ahead-ring4-avx512", "int-ring4-asm",
               ["int-8x", "int-ring4", "long-ring4", "char-1x", "int-4x",
                "long-8x"])
 # The batch kernels a host's library uses with each single kernel's keys:
-# lanes of its state layout (the name's first word; "serial" for a layout
-# of its own, the -ahead- kernels'), one layout family per key.
+# lanes of its state layout (the name's first word), one layout family per
+# key.
 LANES = {"char": here(["char-8lane-asm", "char-4lane"], ["char-2lane", "char-4lane"]),
          "int": here(["int-8lane-asm", "int-4lane"], ["int-2lane", "int-4lane"]),
-         "long": ["serial", "serial"], "ahead": ["serial", "serial"]}
+         "long": ["serial", "serial"]}
 
 
 def lanes(single):
-    return LANES["ahead" if "-ahead-" in single else single.split("-")[0]]
+    return LANES[single.split("-")[0]]
 
 
 WORST = os.environ.get("FLEETGEN_WORST") == "1"

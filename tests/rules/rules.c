@@ -33,16 +33,14 @@ static const char *const basis_names[] = {
 static char **usable;
 static int nusable;
 
-/* The cell width NAME says: char-, int-, long- first; a kernel that
- * makes keystream ahead (-ahead-) and serial have no shared layout. */
+/* The cell width NAME says: char-, int-, long- first; serial has none. */
 static uint8_t width_of(const char *name)
 {
 	static const struct { const char *prefix; uint8_t width; } w[] = {
 		{ "char-", 1 }, { "int-", 4 }, { "long-", 8 } };
 
 	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (strncmp(name, w[i].prefix, strlen(w[i].prefix)) == 0 &&
-		    strstr(name, "-ahead-") == NULL)
+		if (strncmp(name, w[i].prefix, strlen(w[i].prefix)) == 0)
 			return w[i].width;
 	return 0;
 }

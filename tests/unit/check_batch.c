@@ -261,6 +261,54 @@ START_TEST(test_mixed_layouts)
 }
 END_TEST
 
+/* A kernel that makes keystream ahead has the lanes of its width set up
+ * and run its keys, except a key that holds keystream made ahead: that
+ * one goes through its own kernel until the keystream is used up.  Short
+ * calls (16, 16, 8 bytes) leave some keys holding 24 bytes, then
+ * crypt_many runs all of them, twice; every byte is the reference's. */
+static void ahead_with(const struct rc4k *k, const struct rc4k_batch *b,
+		       uint64_t *seed)
+{
+	static const size_t shorts[] = { 16, 16, 8 };
+	enum { N = 9 };
+	size_t held = 0;
+
+	ck_assert_ptr_null(rc4k_misfit_reason(&b->info, k));
+	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
+	ck_assert_int_eq(rc4tune_use_kernel(k->info.name), 0);
+	vs_set_keys(N, k->info.name, seed);
+	for (size_t i = 0; i < N; i += 2)
+		for (size_t c = 0; c < 3; c++) {
+			test_fill(seed, vs.in[i], shorts[c]);
+			rc4tune_crypt(&vs.keys[i], shorts[c], vs.in[i],
+				      vs.out[i]);
+			mirror_crypt(&vs.ref[i], shorts[c], vs.in[i], vs.want);
+			ck_assert_mem_eq(vs.out[i], vs.want, shorts[c]);
+		}
+	for (size_t i = 0; i < N; i++)
+		held += k->made_ahead((const struct rc4k_state *)(const void *)
+					      vs.keys[i].state.bytes) != 0;
+	ck_assert_uint_eq(held, (N + 1) / 2);
+	vs_message(b, N, 0, 77, seed);
+	vs_message(b, N, 1, 261, seed);
+}
+
+START_TEST(test_made_ahead)
+{
+	uint64_t seed = 0xa4ead000u;
+
+	for (size_t i = 0; rc4k_nth(RC4K_SINGLE, i) != NULL; i++) {
+		const struct rc4k *k = rc4k_single(rc4k_nth(RC4K_SINGLE, i));
+		if (k->made_ahead == NULL || !rc4k_usable(&k->info))
+			continue;
+		for (size_t j = 0; j < nbatch; j++)
+			if (batch(j)->info.width == k->info.width &&
+			    rc4k_usable(&batch(j)->info))
+				ahead_with(k, batch(j), &seed);
+	}
+}
+END_TEST
+
 /* Bad input writes nothing: a zeroed key (never set up) or a NULL buffer
  * among the streams stops the whole call; so does a zeroed key to skip. */
 START_TEST(test_bad_streams)
@@ -483,6 +531,7 @@ int main(void)
 			    (int)(nbatch * NCOUNTS));
 	tcase_add_test(tc, test_invalid_key);
 	tcase_add_test(tc, test_mixed_layouts);
+	tcase_add_test(tc, test_made_ahead);
 	tcase_add_test(tc, test_skip_known_answer);
 	tcase_add_test(tc, test_bad_streams);
 	tcase_add_test(tc, test_use_batch_kernel);

@@ -277,10 +277,12 @@ END_TEST
  * leave x, y and every entry as the reference does, so that another
  * kernel of its width can continue the key. --- */
 
-/* The state of K's WIDTH from the permutation P and indices X, Y. */
+/* The state of K's WIDTH from the permutation P and indices X, Y, with
+ * no keystream made ahead. */
 static void put_state(struct rc4k_state *st, unsigned width,
 		      const uint8_t *p, unsigned x, unsigned y)
 {
+	rc4k_state_fresh(st);
 	st->x = x;
 	st->y = y;
 	for (int i = 0; i < 256; i++) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* "char-8x-chunk", "int-8x" or "long-8x" for a NAME of that layout
- * (char-, int-, long- first), else NULL (serial, a layout of its own). */
+ * (char-, int-, long- first), else NULL (serial, which has none). */
 static inline const char *layout_portable(const char *name)
 {
 	static const char *const portable[] = { "char-8x-chunk", "int-8x",
@@ -17,8 +17,7 @@ static inline const char *layout_portable(const char *name)
 
 	for (size_t i = 0; i < sizeof portable / sizeof portable[0]; i++) {
 		size_t n = strcspn(portable[i], "-") + 1;
-		if (strncmp(name, portable[i], n) == 0 &&
-		    strstr(name, "-ahead-") == NULL)
+		if (strncmp(name, portable[i], n) == 0)
 			return portable[i];
 	}
 	return NULL;
