@@ -32,7 +32,6 @@
 #define EMR "GenuineIntel-6-207"
 #define RKL "GenuineIntel-6-167"
 /* The profiles with figures of the batch calls. */
-#define BATCH_PROFILES ZEN1 " " ZEN3 " " ZEN4 " " RKL " " EMR
 #define ALL ZEN1 " " ZEN3 " " ZEN4 " " ZEN5 " " RKL " " EMR
 
 /* A row: the profiles it rests on are named in its text as well. */
@@ -185,14 +184,14 @@ static const struct rc4_rule single_rules[] = {
 /* rc4tune_set_keys: the eight key schedules in assembly lead on the
  * profiles with the call's own figures, of one layout or the other
  * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4, and on
- * Emerald Rapids at 0.99), but for Rocket Lake, where char-8lane leads
- * and char-8lane-asm is 0.97.  A walk takes the first of the
+ * Emerald Rapids at 0.99), but for Rocket Lake and Zen 5, where
+ * char-8lane leads and char-8lane-asm is 0.97 and 0.96.  A walk takes the first of the
  * single-stream kernel's family (one layout family per key): serial where
  * it has no lanes measured (64-bit cells). */
 static const struct rc4_rule set_keys_rules[] = {
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
-	     "0.97 of the best or more on every profile), else in C, of the "
+	     "0.95 of the best or more on every profile), else in C, of the "
 	     "kernel's state layout, else one key at a time",
 	     "char-8lane-asm", "int-8lane-asm", "char-8lane", "int-8lane",
 	     "serial"),
@@ -202,10 +201,7 @@ static const struct rc4_rule set_keys_rules[] = {
 
 /* rc4tune_crypt_many: on Zen 1 and Zen 3 the 32-bit lanes in assembly
  * lead (serial 0.84 and 0.95 of them), on Emerald Rapids and Rocket Lake
- * too; on Zen 4 the 8-bit ones (serial 0.83), and on Zen 5 they ran
- * 1.36-1.45x the best single stream (doc/cpus/AuthenticAMD-26-2.md,
- * "Many keys, many streams"; its converted profile keeps that table only
- * as a mixed ratio).
+ * too; on Zen 4 and Zen 5 the 8-bit ones (serial 0.83 and 0.75).
  * Within the single-stream kernel's family, one stream at a time leads on
  * the profiles whose rule names no lanes: Zen 3 (64-bit cells, no lanes
  * measured) and Rocket Lake (8-bit: char-4lane 0.94-0.99 of serial,
@@ -239,14 +235,17 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 25 model 17 (Zen 4): 8 streams of 8-bit state in "
 	     "assembly (measured the best, serial 0.83)",
 	     "char-8lane-asm", "serial"),
-	PUBLISHED("AuthenticAMD", 26, INT_MAX, 0, INT_MAX,
-		  "AMD family 26 and later: 8 streams in the assembly loop "
-		  "(doc/cpus/AuthenticAMD-26-2.md: 1.36-1.45x the best single stream)",
-		  "char-8lane-asm", "serial"),
-	/* Within the kernel's family serial's worst case is 0.83 (Zen 4,
-	 * 0.84 on Zen 1: the lanes lead there, and their models' rules say
-	 * so); the assembly lanes', 0.72 (Rocket Lake). */
-	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, BATCH_PROFILES,
+	/* Zen 5: the 8-bit lanes in assembly, the single rule's layout
+	 * (1.00 in each run of its profile).  AMD's newest measured family,
+	 * so it also covers the later ones. */
+	RULE("AuthenticAMD", 26, INT_MAX, 0, INT_MAX, RC4_RULE_FAMILY, ZEN5,
+	     "AMD family 26 and later: 8 streams of 8-bit state in assembly "
+	     "(measured the best on Zen 5)",
+	     "char-8lane-asm", "serial"),
+	/* Within the kernel's family serial's worst case is 0.75 (Zen 5;
+	 * 0.83 on Zen 4, 0.84 on Zen 1: the lanes lead there, and their
+	 * rules say so); the assembly lanes', 0.72 (Rocket Lake). */
+	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
 	     "any other CPU: the best worst case over every profile (with "
 	     "the tie window) among the kernel's state layout, the "
 	     "single-stream kernel stream by stream",
