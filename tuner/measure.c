@@ -24,9 +24,9 @@
 enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
 enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
 /* A kernel whose best round of the first pass is this far below the
- * leader's worst, in every cell, leaves the race: beyond the tie window,
- * and the most a later step may give up for another kernel (decide.c's
- * family cost), so no kernel that could be chosen is dropped. */
+ * leader's worst leaves the race: beyond the tie window, and the most a
+ * later step may give up for another kernel (decide.c's family cost), so
+ * no kernel that could be chosen is dropped. */
 static const double RACE_CUT = 0.05;
 static const double SETTLE = 0.5;      /* share of the budget the rounds
 					* slices are sized for take */
@@ -269,20 +269,29 @@ static void size_slices(struct run *r, double rounds, double shortest)
 	calibrate(r);
 }
 
-/* Whether kernel I of R is clearly behind kernel L in every cell: its
- * best round below L's worst by more than RACE_CUT. */
+/* Kernel I's round K of R, scored over the cells as a row is. */
+static double round_score(const struct run *r, size_t i, int k)
+{
+	double v[SPEED_MAX_CELLS];
+
+	for (int c = 0; c < r->ncells; c++)
+		v[c] = *speed_sample(&r->t, i, c, k);
+	return speed_geomean(&r->t, r->weight, v, 1);
+}
+
+/* Whether kernel I of R is clearly behind kernel L: I's best round below
+ * L's worst by more than RACE_CUT.  A round is one placement, so L's
+ * worst is at its slowest; and a kernel ahead in one cell only leaves
+ * when that cannot make up for the others, as in its score. */
 static bool clearly_behind(const struct run *r, size_t i, size_t l)
 {
-	for (int c = 0; c < r->ncells; c++) {
-		double best = 0, worst = HUGE_VAL;
-		for (int k = 0; k < r->t.rounds; k++) {
-			best = fmax(best, *speed_sample(&r->t, i, c, k));
-			worst = fmin(worst, *speed_sample(&r->t, l, c, k));
-		}
-		if (best >= worst * (1 - RACE_CUT))
-			return false;
+	double best = 0, worst = HUGE_VAL;
+
+	for (int k = 0; k < r->t.rounds; k++) {
+		best = fmax(best, round_score(r, i, k));
+		worst = fmin(worst, round_score(r, l, k));
 	}
-	return true;
+	return best < (1 - RACE_CUT) * worst;
 }
 
 /* Whether batch kernel J may run keys wherever batch kernel I may: it

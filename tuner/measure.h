@@ -122,9 +122,8 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
 /* Self-test, then time the kernels of KIND named NAMES (NULL: every one
  * in the registry; else names rc4k_find knows) as a race: a pass of
  * SPEED_PLACES rounds over every kernel, then the rest of the rounds over
- * the finalists, those not clearly behind the leader in any cell; until
- * DEADLINE (on
- * timing_now()'s clock), which holds whatever the load: rounds that would
+ * the finalists, those whose best round is not clearly behind the
+ * leader's worst; until DEADLINE (on timing_now()'s clock), which holds whatever the load: rounds that would
  * not end before it are not started, and once it has passed the slices of
  * the round under way are cut short.  SINGLE is the single-stream kernel
  * serial runs (batch kernels; the caller's choice: measuring reads no

@@ -225,8 +225,8 @@ void speed_of(const struct speed_table *t, size_t row, int cell,
 }
 
 /* The geometric mean of V[c * STRIDE] over the cells, weighted by W. */
-static double geomean(const struct speed_table *t, const double *w,
-		      const double *v, size_t stride)
+double speed_geomean(const struct speed_table *t, const double *w,
+		     const double *v, size_t stride)
 {
 	double lg = 0, sum = 0;
 
@@ -252,10 +252,10 @@ void speed_row(const struct speed_table *t, size_t row, const double *w,
 		s->rate[c] = sp.rate;
 		all[c] = sp.all;
 	}
-	s->score = geomean(t, w, s->rate, 1);
-	s->placed = s->score / geomean(t, w, all, 1);
+	s->score = speed_geomean(t, w, s->rate, 1);
+	s->placed = s->score / speed_geomean(t, w, all, 1);
 	for (int k = 0; k < t->rounds; k++)
-		rs[k] = geomean(t, w, &placed[0][k], SPEED_MAX_ROUNDS);
+		rs[k] = speed_geomean(t, w, &placed[0][k], SPEED_MAX_ROUNDS);
 	s->spread = speed_spread(rs, t->rounds);
 	if (rounds != NULL)
 		memcpy(rounds, rs, (size_t)t->rounds * sizeof *rounds);

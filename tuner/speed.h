@@ -94,6 +94,11 @@ struct speed_row {
 	double spread; /* robust relative sd of a round's score */
 };
 
+/* The geometric mean of V[c * STRIDE] over T's cells, each weighted by
+ * W[c] (0: left out; NULL: all alike): a row's score from its cells. */
+double speed_geomean(const struct speed_table *t, const double *w,
+		     const double *v, size_t stride);
+
 /* ROW over the cells, each weighted by W[cell] (0: left out; NULL: all
  * alike); ROUNDS[0 .. t->rounds), unless NULL, gets each round's score as
  * at the row's worst placements. */

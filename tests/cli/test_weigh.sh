@@ -206,6 +206,14 @@ want=$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')
 	ok "the race under noise: the best and one within the window both in the final" ||
 	{ fail "race under noise: finalists $(finalists)"; cat "$tmp/race"; }
 
+# A round is scored over the columns as the workload weighs them: D, 20 %
+# ahead of B at 16 bytes and 15 % behind in every other column, is behind
+# in its best round too (a column-by-column cut keeps it), and leaves.
+race 0 "$B=100,100,100 $D=85,85,85 $D:16=120,120,120"
+[ "$(finalists)" = "$B " ] && grep -q "^$D False $first\$" "$tmp/race" &&
+	ok "the race scores a round over the columns: ahead at 16 bytes alone, $D leaves" ||
+	{ fail "race over the columns: finalists $(finalists)"; cat "$tmp/race"; }
+
 # A batch kernel leaves only behind one that can run every layout it can:
 # char-8lane, 25 % behind int-8lane (another layout) and ahead of serial
 # (every layout), stays, and wins for the 8-bit single kernel; serial
