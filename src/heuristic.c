@@ -31,7 +31,7 @@
 #define CORE2 "GenuineIntel-6-15"
 #define EMR "GenuineIntel-6-207"
 #define RKL "GenuineIntel-6-167"
-/* The profiles with figures of the batch calls. */
+/* Every profile with a tuner table, all with the batch calls' too. */
 #define ALL ZEN1 " " ZEN3 " " ZEN4 " " ZEN5 " " RKL " " EMR
 
 /* A row: the profiles it rests on are named in its text as well. */
@@ -185,9 +185,9 @@ static const struct rc4_rule single_rules[] = {
  * profiles with the call's own figures, of one layout or the other
  * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4, and on
  * Emerald Rapids at 0.99), but for Rocket Lake and Zen 5, where
- * char-8lane leads and char-8lane-asm is 0.97 and 0.96.  A walk takes the first of the
- * single-stream kernel's family (one layout family per key): serial where
- * it has no lanes measured (64-bit cells). */
+ * char-8lane leads and char-8lane-asm is 0.97 and 0.96.  A walk takes
+ * the first of the single-stream kernel's family (one layout family per
+ * key): serial where it has no lanes measured (64-bit cells). */
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "

@@ -159,7 +159,8 @@ void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const struct rc4k *k = keys[i].kernel;
 		struct rc4k_state *s = state_of(&keys[i]);
-		if (b->info.width == 0 || rc4k_misfit_reason(&b->info, k) ||
+		if (b->info.width == 0 ||
+		    rc4k_misfit_reason(&b->info, k) != NULL ||
 		    (k->made_ahead != NULL && k->made_ahead(s))) {
 			/* serial, another family's key or keystream made
 			 * ahead: the key as rc4tune_crypt runs it */

@@ -123,9 +123,10 @@ typedef void measure_progress(const struct measurement *m, double elapsed,
  * in the registry; else names rc4k_find knows) as a race: a pass of
  * SPEED_PLACES rounds over every kernel, then the rest of the rounds over
  * the finalists, those whose best round is not clearly behind the
- * leader's worst; until DEADLINE (on timing_now()'s clock), which holds whatever the load: rounds that would
- * not end before it are not started, and once it has passed the slices of
- * the round under way are cut short.  SINGLE is the single-stream kernel
+ * leader's worst; until DEADLINE (on timing_now()'s clock), which holds
+ * whatever the load: rounds that would not end before it are not
+ * started, and once it has passed the slices of the round under way are
+ * cut short.  SINGLE is the single-stream kernel
  * serial runs (batch kernels; the caller's choice: measuring reads no
  * config and no environment).  Returns 0, or -1 after printing why on
  * stderr (no kernel that passed its self-test, out of memory).  Either

@@ -68,9 +68,7 @@ static inline double sb_bound_cpb(double rate)
 }
 
 /* The index in sb_widths of the cell width a kernel NAME stores: its
- * family prefix ("char-", "int-", "long-"), which the names keep even
- * where the descriptor's width is 0 (a private layout, e.g. the ahead
- * kernels, whose inner loop stores bytes); -1 when the name has none. */
+ * family prefix ("char-", "int-", "long-"); -1 when the name has none. */
 int sb_width_of(const char *name);
 
 /* The index of the lane count a batch kernel NAME steps together, by its
