@@ -1,20 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* decide.c - every step from figures to a choice (decide.h).
- *
- * Ties: kernels closer than the noise (at least 2 %, at most 3 %) are
- * equal, and the tie goes to a named preference, else to the simplest.
- * Confidence: every kernel is timed side by side with every other in each
- * round, so the per-round ratio of two kernels' scores cancels what hit
- * both.  A choice is confident when, against every other kernel, a sign
- * test on those ratios bounds the chosen one's speed from below at the
- * tie window's distance: the data rule out, at CONFIDENCE, that it is more
- * than the window behind the best.  Any of several near-tied kernels is
- * then a right answer, and the tie rule keeps runs stable.  Besides: few
- * rounds, a busy machine, or a ranking that flipped between phases (a
- * host state that began or ended) against a kernel not tied with it.
- * The prior stays unless this run's pick is confidently more than the
- * window ahead of it.  Kernels the measurement's race dropped (clearly
- * behind) are not chosen, nor compared round by round, only by phase. */
+/* decide.c - every step from figures to a choice (decide.h; rc4tune(1),
+ * WHAT A RESULT MUST HOLD).  Kernels are timed side by side in each
+ * round, so the ratio of two kernels' round scores cancels what hit both:
+ * the confidence is a sign test on those ratios.  Any of several
+ * near-tied kernels is a right answer; the tie rule keeps runs stable. */
 #include <config.h>
 
 #include <math.h>
@@ -32,19 +21,16 @@ enum { MIN_ROUNDS = 5 };               /* fewer medians are no decision */
  * and memory, and not evenly across kernels, in a way the spread of
  * slices need not show: the result is uncertain. */
 static const double BUSY = 0.25;
-/* The one-sided level of every confidence bound (rc4tune(1), WHAT A
- * RESULT MUST HOLD). */
-static const double CONFIDENCE = 0.95;
+static const double CONFIDENCE = 0.95; /* one-sided, of every bound */
 
-/* Whether R ran to the end of M's race (measure.h): only finalists are
- * chosen and compared round by round. */
+/* Only kernels that ran to the end of the race are chosen and compared
+ * round by round (the others were clearly behind). */
 static bool finalist(const struct kresult *r)
 {
 	return r->status == KERNEL_OK && r->finalist;
 }
 
-/* How early R's name stands in PREFER[0..N) (NULL members name nothing):
- * its index, or N. */
+/* R's index in PREFER[0..N) (NULL members name nothing), or N. */
 static size_t rank_in(const struct kresult *r, const char *const *prefer,
 		      size_t n)
 {
@@ -90,9 +76,8 @@ static void pick(const struct measurement *m, struct choice *c,
 	}
 }
 
-/* The ratios of kernel A's round scores over kernel B's in M, into RATIO
- * (M->rounds of room), over the rounds that timed both (a round cut short
- * at the deadline may have timed neither); how many. */
+/* Kernel A's round scores over B's, into RATIO, in the rounds that timed
+ * both (one cut short at the deadline may not have); how many. */
 static int paired(const struct measurement *m, size_t a, size_t b,
 		  double *ratio)
 {
@@ -105,10 +90,8 @@ static int paired(const struct measurement *m, size_t a, size_t b,
 	return n;
 }
 
-/* Best and second were timed side by side in each round, so the ratio of
- * their round scores cancels what hit both (frequency, a neighbour's
- * load).  The standard error of its median is about 1.25 sd / sqrt(n);
- * twice that is the noise, and the tie window. */
+/* Twice the standard error of the median ratio of best and second is
+ * the noise, and (within TIE_FLOOR..TIE_CAP) the tie window. */
 static void noise(const struct measurement *m, struct choice *c)
 {
 	size_t second = m->n;
@@ -151,9 +134,7 @@ static void doubt(const struct measurement *m, struct choice *c)
 	c->uncertain = c->why_code != NULL;
 }
 
-/* The lower CONFIDENCE bound of the median of kernel A's score over
- * kernel B's, round by round in M (the rounds that timed both); 0 when
- * the rounds are too few for one. */
+/* The lower CONFIDENCE bound of A's score over B's, round by round. */
 static double bound(const struct measurement *m, size_t a, size_t b)
 {
 	return speed_ratio_bound(m->kr[a].round_score, m->kr[b].round_score,
@@ -172,11 +153,10 @@ static int led_in(const struct measurement *m, const struct choice *c,
 	return -1;
 }
 
-/* Whether the ranking of C's kernel and kernel O flipped between M's
- * phases: O led it in one and it led O in another, each by more than the
- * window (a host state that began or ended, so the choice may hold only
- * part of the time).  Kernels within the window of each other over the
- * run trade places by noise alone: no flip. */
+/* Whether C's kernel and O each led the other in some phase by more
+ * than the window: a host state that began or ended, so the choice may
+ * hold only part of the time.  Kernels tied over the run trade places by
+ * noise alone. */
 static bool flipped(const struct measurement *m, struct choice *c, size_t o)
 {
 	const struct kresult *k = &m->kr[c->kernel], *r = &m->kr[o];
@@ -217,8 +197,7 @@ static size_t lowest(const struct measurement *m, struct choice *c)
 	return rival;
 }
 
-/* Whether M's rounds cannot rule out, at CONFIDENCE, that C's kernel is
- * more than the window behind another finalist: the one of C->lower. */
+/* Whether C's kernel may be more than the window behind a finalist. */
 static bool behind(const struct measurement *m, struct choice *c)
 {
 	size_t o = lowest(m, c);
@@ -232,9 +211,7 @@ static bool behind(const struct measurement *m, struct choice *c)
 	return true;
 }
 
-/* C's confidence: M's doubt, else a ranking that flipped between phases,
- * else whether the kernel chosen may be more than the window behind any
- * other.  C->lower either way. */
+/* C's confidence, and C->lower either way. */
 static void confidence(const struct measurement *m, struct choice *c)
 {
 	doubt(m, c);
@@ -257,12 +234,6 @@ struct choice decide_run(const struct measurement *m, const char *heuristic)
 	return c;
 }
 
-double decide_ratio(const struct measurement *m, const struct choice *c,
-		    const struct kresult *kr)
-{
-	return kr->score / m->kr[c->kernel].score;
-}
-
 /* The measured kernel called NAME, or m->n. */
 static size_t find(const struct measurement *m, const char *name)
 {
@@ -274,10 +245,8 @@ static size_t find(const struct measurement *m, const char *name)
 }
 
 /* What --generate-conf writes: this run's best, a tie going to PRIOR's
- * kernel, then to HEURISTIC's; but the prior (PRIOR's kernel, else
- * HEURISTIC's) stays unless that pick is surely (at 95 %) more than the
- * window ahead of it by this run's rounds.  PRIOR may be NULL (no
- * section of the tuner's), HEURISTIC too. */
+ * kernel, then to HEURISTIC's (either may be NULL); but that prior stays
+ * unless the best is surely more than the window ahead of it. */
 static struct choice decide(const struct measurement *m,
 			    const struct rc4_record_key *prior,
 			    const char *heuristic)
@@ -317,18 +286,16 @@ static struct choice decide(const struct measurement *m,
 	return c;
 }
 
-/* A single-stream kernel may cost this much of the chosen one's score to
- * give the batch calls its layout's lanes: what a CPU rule may cost
- * (tests/rules/test_rules.py holds a model's rule to 0.95 of the best).  The
- * tie window's 3 % as the cap let rings of two layouts that rank within
- * 5 % of each other from run to run write the one without fast lanes
+/* What a single-stream kernel may cost of the chosen one's score to give
+ * the batch calls its layout's lanes: what a CPU rule may cost
+ * (tests/rules/test_rules.py).  The tie window's 3 % let rings of two
+ * layouts within 5 % of each other write the one without fast lanes
  * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
-/* The best score among BATCH's kernels that fit SINGLE's family, over the
- * best of all: what the batch call keeps with keys of SINGLE's layout.
- * Serial counts for every family, on the figures of the kernel it ran: a
- * step to another family times the batch calls again (tune.c). */
+/* What the batch call keeps of its best with keys of SINGLE's layout.
+ * Serial counts for every family: a step to another family times the
+ * batch calls again (tune.c). */
 static double batch_share(const struct measurement *batch,
 			  const struct rc4k *single)
 {
@@ -345,11 +312,9 @@ static double batch_share(const struct measurement *batch,
 	return all > 0 ? fit / all : 1;
 }
 
-/* M as the keys of single-stream kernel SINGLE see it (a batch kind), into
- * OUT: the same results, those of another family (rc4k_misfit_reason)
- * KERNEL_MISFIT, the best among the rest.  0, or -1 after saying why
- * (out of memory; no kernel fits); either way measure_free(OUT)
- * afterwards, before M's. */
+/* Batch kind M as SINGLE's keys see it, into OUT: kernels of another
+ * family KERNEL_MISFIT.  0, or -1 after saying why; either way
+ * measure_free(OUT) afterwards, before M's. */
 static int fitting(const struct measurement *m, const struct rc4k *single,
 		   struct measurement *out)
 {
@@ -378,9 +343,8 @@ static int fitting(const struct measurement *m, const struct rc4k *single,
 	return -1;
 }
 
-/* What the three calls keep of their best with single-stream kernel R
- * of SINGLE (and its layout's batch kernels), R's score taken against
- * CHOSEN's. */
+/* What the three calls keep of their best with R and its layout's batch
+ * kernels, R's score taken against CHOSEN's. */
 static double family_value(const struct kresult *r,
 			   const struct kresult *chosen,
 			   const struct measurement *set_keys,
@@ -392,12 +356,10 @@ static double family_value(const struct kresult *r,
 	       batch_share(crypt_many, single);
 }
 
-/* One layout family per key (kernels/family.h): the single-stream kernel
- * C chose from SINGLE may give way to one of another family that scores
- * within 5 % of it (a rule's bar), when the batch calls keep more with
- * its family's kernels (SET_KEYS and CRYPT_MANY as measured, every
- * family's; either may be NULL): the product of the three calls' shares
- * of their best must gain more than the window.  C's note says so. */
+/* One layout family per key (kernels/family.h): C's kernel may give way
+ * to one of another family within FAMILY_COST of it, when the product of
+ * the three calls' shares of their best gains more than the window with
+ * it (SET_KEYS, CRYPT_MANY: NULL if not measured).  C's note says so. */
 static void decide_family(const struct measurement *single, struct choice *c,
 			  const struct measurement *set_keys,
 			  const struct measurement *crypt_many)
@@ -431,10 +393,9 @@ static void decide_family(const struct measurement *single, struct choice *c,
 	c->kernel = pick;
 }
 
-/* The bar a split's short kernel A must clear over kernel B in each cell:
- * twice the standard error of the median of their ratio, as noise()
- * reckons it, with the ratio's spread taken from each one's round
- * spread (a cell's own rounds are not kept), at least C's window. */
+/* The bar kernel A must clear over B in a cell: noise()'s, with the
+ * ratio's spread from each one's round spread (a cell's rounds are not
+ * kept), at least C's window. */
 static double split_bar(const struct measurement *m, const struct choice *c,
 			const struct kresult *a, const struct kresult *b)
 {
@@ -445,11 +406,9 @@ static double split_bar(const struct measurement *m, const struct choice *c,
 			    sqrt(n));
 }
 
-/* Kernel A of M for the cells below cell T and L from it as a split,
- * against C's kernel B (A or L may be B): its score over B's (the
- * workload's weighted geometric mean), or 0 where A loses to L by more
- * than the bar in a cell below T, or a weighted cell run by another
- * kernel than B does not beat B there by more than the bar. */
+/* A below cell T and L from it, over C's kernel B alone: the workload's
+ * score ratio, or 0 where A loses to L below T, or a weighted cell run by
+ * another kernel than B does not beat B there, by more than the bar. */
 static double split_gain(const struct measurement *m, const struct choice *c,
 			 size_t a, size_t l, int t)
 {
@@ -472,9 +431,8 @@ static double split_gain(const struct measurement *m, const struct choice *c,
 	return sum > 0 ? exp(lg / sum) : 1;
 }
 
-/* The best split of short kernel A and long kernel L into S, if it gains
- * more than S's gain so far, at each cell boundary T (a cell of bytes at
- * and above, one below). */
+/* Into S, A and L's split at the cell boundary that gains most, if it
+ * gains more than S so far. */
 static void split_try(const struct measurement *m, const struct choice *c,
 		      size_t a, size_t l, struct split *s)
 {
@@ -494,9 +452,8 @@ static void split_try(const struct measurement *m, const struct choice *c,
 	}
 }
 
-/* Whether kernel I of M may take part in a split with C's kernel: of its
- * family, and never in its place where C holds the prior (a kernel the
- * prior rule kept may only gain a short kernel). */
+/* Whether kernel I may join a split with C's kernel: of its family, and
+ * never in its place where C holds the prior. */
 static bool split_fits(const struct measurement *m, const struct choice *c,
 		       size_t i, bool as_long)
 {
@@ -507,14 +464,9 @@ static bool split_fits(const struct measurement *m, const struct choice *c,
 				 rc4k_single(m->kr[i].k)) == NULL;
 }
 
-/* S for C, the choice from single-stream M: the split whose score is the
- * best, among pairs of kernels of C's family, one for the cells below a
- * cell boundary and one from it, the short one beating the long one in
- * each cell below, and each cell run by another kernel than C's beating
- * C's there, all by more than the bar; its gain over C's kernel alone
- * more than the window.  None where C is uncertain, or none gains so.
- * Where the long kernel is not C's, it becomes C's kernel (the one that
- * sets keys up and runs long calls) and C's note says why. */
+/* S for C: the best split_gain among pairs of C's family, if more than
+ * the window, and C is certain.  A long kernel other than C's becomes
+ * C's kernel (it sets keys up), and C's note says why. */
 static void decide_split(const struct measurement *m, struct choice *c,
 			 struct split *s)
 {
@@ -539,9 +491,8 @@ static void decide_split(const struct measurement *m, struct choice *c,
 	c->kernel = s->long_kernel;
 }
 
-/* D's single kind from M: decide against PRIOR, then the family step
- * with the batch kinds' figures (GOT, NULL: not measured yet), then the
- * split.  The kernel chosen. */
+/* D's single kind: decide, the family step (GOT NULL: the batch kinds
+ * not measured yet), the split.  The kernel chosen. */
 static const struct rc4k *decide_single(struct decision *d,
 					const struct measurement *m,
 					const struct rc4_record_key *prior,
@@ -570,10 +521,9 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
 			     batch ? got : NULL);
 }
 
-/* D's batch kind K from ALL, as the keys of SINGLE see it: decided against
- * PRIOR's key, or (RUN) this run alone.  Serial ran SINGLE, unless the
- * section changed while the run measured (another run wrote it): then
- * its figures are another kernel's, and the note says so. */
+/* D's batch kind K as SINGLE's keys see it: against PRIOR, or (RUN) this
+ * run alone.  Serial ran another kernel where the section changed while
+ * measuring (another run wrote it): the note says so. */
 static int decide_batch(struct decision *d, int k,
 			const struct measurement *all, const struct rc4k *single,
 			const struct rc4_record *prior, const char *heuristic,

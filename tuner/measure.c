@@ -1,14 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* measure.c - time the kernels of one kind on this CPU: figures only,
- * which decide.c turns into a choice.
- *
- * A slice is a fixed number of calls (calibrated once to last about
- * m->slice), so no clock read sits inside the loop.  The rounds and the
- * figures are the timing core's (speed.h), as the benchmarks' are: every
- * cell, every kernel from a rotating start, the keys at the next
- * placement each round; a kernel's rates are its medians as at its worst
- * placement.  Here: the budget, its phases, the self-tests, and the
- * per-round scores that decide.c weighs the noise by. */
+/* measure.c - time the kernels of one kind (measure.h) through the
+ * timing core (speed.h), as the benchmarks do; here the budget, its
+ * phases, the race and the self-tests.  A slice is a calibrated number of
+ * calls, so that no clock read sits inside the loop. */
 #include <config.h>
 
 #include <math.h>
@@ -28,11 +22,10 @@ enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
  * later step may give up for another kernel (decide.c's family cost), so
  * no kernel that could be chosen is dropped. */
 static const double RACE_CUT = 0.05;
-static const double SETTLE = 0.5;      /* share of the budget the rounds
-					* slices are sized for take */
+static const double SETTLE = 0.5; /* of the budget, for TARGET_ROUNDS */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
 
-/* The measuring state: the samples of each kernel, cell and round. */
+/* The measuring state. */
 struct run {
 	struct measurement *m;
 	const double *weight;
@@ -43,12 +36,11 @@ struct run {
 	double start, budget; /* the phases divide [start, start + budget) */
 	double deadline;
 	unsigned long *reps;  /* [kernel][cell] */
-	size_t *ok, nok;      /* the kernels that passed their self-test,
-			       * after the first pass the finalists */
+	size_t *ok, nok;      /* passed the self-test; later the finalists */
 	int cur;              /* the phase of the round under way */
-	/* After the race's first pass: its table, where a round over every
+	/* After the first pass: its table, to which a round over every
 	 * kernel (ALL) at each later phase's start keeps the dropped
-	 * kernels' phases known, and its rounds' phases. */
+	 * kernels' phases known. */
 	bool raced, in_first;  /* IN_FIRST: such a round is under way */
 	double first_slice;    /* the first pass's slice length */
 	struct speed_table first;
@@ -58,8 +50,7 @@ struct run {
 
 double (*measure_seam)(const struct trial *t, int phase, double slice);
 
-/* Kernel I's rates, score and round scores from table T (speed_row), and
- * its median round score in each phase (PHASE: each round's). */
+/* Kernel I's figures from table T, whose rounds' phases are PHASE. */
 static void figures(struct run *r, const struct speed_table *t,
 		    const unsigned char *phase, size_t i)
 {
@@ -84,8 +75,7 @@ static void figures(struct run *r, const struct speed_table *t,
 	}
 }
 
-/* The figures of the kernels in the race after the rounds so far, and
- * m->best, the highest score among them. */
+/* The figures of the kernels in the race so far, and m->best. */
 static void rank(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -142,7 +132,7 @@ static int collect(struct measurement *m, const char *const *names)
 	return 0;
 }
 
-/* The buffers of R, and its list of kernels that passed. */
+/* R's buffers, and its kernels that passed. */
 static int prepare(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -172,9 +162,8 @@ static int prepare(struct run *r)
 	return 0;
 }
 
-/* Past the deadline in the middle of a round: every slice from here on is
- * a sixteenth as long (a rate needs no more than one call), so that the
- * round ends soon however little CPU this process gets. */
+/* Past the deadline mid-round, slices a sixteenth as long (a rate needs
+ * one call) end the round soon however little CPU we get. */
 static void hurry(struct run *r)
 {
 	size_t n = r->m->n * (size_t)r->ncells;
@@ -184,8 +173,7 @@ static void hurry(struct run *r)
 		r->reps[i] = r->reps[i] > 16 ? r->reps[i] / 16 : 1;
 }
 
-/* Seconds that REPS calls of kernel I in cell C take, its keys at PLACE
- * (the core's speed_run). */
+/* The core's speed_run. */
 static double run_kernel(void *ctx, size_t i, int c, int place,
 			 unsigned long reps)
 {
@@ -196,8 +184,7 @@ static double run_kernel(void *ctx, size_t i, int c, int place,
 	return m->bench->run(&tr, reps);
 }
 
-/* Kernel I's rate in cell C over one slice, its keys at PLACE: timed, or
- * the seam's; past the deadline, the slices from here on are cut short. */
+/* The core's speed_slice: timed, or the seam's. */
 static double slice(void *ctx, size_t i, int c, int place)
 {
 	struct run *r = ctx;
@@ -225,9 +212,9 @@ static int phase_now(const struct run *r)
 	return phase < MEASURE_PHASES - 1 ? phase : MEASURE_PHASES - 1;
 }
 
-/* One round of the timing core over the kernels in the race, all in the
- * phase in which the round starts; after the first pass, a round over
- * every kernel first where a phase begins. */
+/* A round over the kernels in the race, in the phase it starts in;
+ * after the first pass, one over every kernel first where a phase
+ * begins. */
 static void round_robin(struct run *r)
 {
 	r->cur = phase_now(r);
@@ -243,9 +230,8 @@ static void round_robin(struct run *r)
 	r->m->rounds = r->t.rounds;
 }
 
-/* Slices of about m->slice: calibrated once a cell, on one kernel (the
- * others' slices are as many calls, a little longer or shorter), so that
- * a loaded machine pays for a handful of calibrations, not hundreds. */
+/* Calibrated once a cell, on one kernel, so that a loaded machine pays
+ * for a handful of calibrations, not hundreds. */
 static void calibrate(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -258,8 +244,8 @@ static void calibrate(struct run *r)
 	}
 }
 
-/* Slices that fit ROUNDS rounds of R's kernels in SETTLE of the time
- * left, at least SHORTEST long, calibrated. */
+/* Slices that fit ROUNDS rounds in SETTLE of the time left, at least
+ * SHORTEST long. */
 static void size_slices(struct run *r, double rounds, double shortest)
 {
 	double slice = (r->deadline - timing_now()) * SETTLE /
@@ -279,10 +265,10 @@ static double round_score(const struct run *r, size_t i, int k)
 	return speed_geomean(&r->t, r->weight, v, 1);
 }
 
-/* Whether kernel I of R is clearly behind kernel L: I's best round below
- * L's worst by more than RACE_CUT.  A round is one placement, so L's
- * worst is at its slowest; and a kernel ahead in one cell only leaves
- * when that cannot make up for the others, as in its score. */
+/* Whether I's best round is below L's worst by more than RACE_CUT.  A
+ * round is one placement, so L's worst is at its slowest; scored over
+ * the cells, a kernel ahead in one cell leaves only when that cannot make
+ * up for the others. */
 static bool clearly_behind(const struct run *r, size_t i, size_t l)
 {
 	double best = 0, worst = HUGE_VAL;
@@ -294,9 +280,8 @@ static bool clearly_behind(const struct run *r, size_t i, size_t l)
 	return best < (1 - RACE_CUT) * worst;
 }
 
-/* Whether batch kernel J may run keys wherever batch kernel I may: it
- * fits every single-stream kernel's layout I fits (family.h), so that
- * the kernels that fit the one chosen never lose J where I was. */
+/* Whether batch kernel J fits every layout I fits, so that dropping I
+ * for J loses no kernel that fits the one chosen. */
 static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
 {
 	const struct rc4k_info *s;
@@ -308,8 +293,7 @@ static bool covers(const struct rc4k_info *j, const struct rc4k_info *i)
 	return true;
 }
 
-/* Whether kernel I of R leaves the race: clearly behind the leader, or,
- * a batch kernel, clearly behind one that covers it. */
+/* Whether I is clearly behind the leader, or one that covers it. */
 static bool dropped(const struct run *r, size_t i)
 {
 	const struct measurement *m = r->m;
@@ -323,9 +307,8 @@ static bool dropped(const struct run *r, size_t i)
 	return false;
 }
 
-/* After the first pass: the kernels that leave the race (dropped) keep
- * its figures; the others, the finalists, are timed on from a new table
- * with slices sized for them.  0, or -1 (out of memory). */
+/* After the first pass: the dropped keep its figures; the finalists
+ * are timed on in a new table.  0, or -1 (out of memory). */
 static int final(struct run *r)
 {
 	struct measurement *m = r->m;
@@ -354,10 +337,8 @@ static int final(struct run *r)
 	return 0;
 }
 
-/* Rounds until the deadline, spread over its phases: a round that would
- * end past the deadline is not started.  A race: after the first pass
- * (a round at each placement) only the finalists go on.
- * 0, or -1 (out of memory). */
+/* Rounds until the deadline (none started that would end past it), the
+ * race's final after the first pass.  0, or -1 (out of memory). */
 static int rounds(struct run *r, double start, double deadline,
 		  measure_progress *progress)
 {
@@ -400,9 +381,8 @@ static int rounds(struct run *r, double start, double deadline,
 	return 0;
 }
 
-/* The TSC counts at a constant rate only where CPUID says it is invariant;
- * otherwise cycles per byte would drift with the frequency.  NULL: no
- * usable cycle counter. */
+/* The TSC only where invariant: else cycles per byte drift with the
+ * frequency. */
 static const char *cycle_clock(void)
 {
 	return rc4k_have_invariant_tsc()
@@ -412,8 +392,7 @@ static const char *cycle_clock(void)
 
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
-		const struct rc4k *single,
-		measure_progress *progress)
+		const struct rc4k *single, measure_progress *progress)
 {
 	double start = timing_now();
 	uint64_t cstart = timing_tsc();

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* measure.h - time the kernels of one kind on this CPU: figures, and
- * nothing made of them (decide.h chooses); cells.c says what each kind is
- * timed on. */
+/* measure.h - time the kernels of one kind on this CPU: figures only
+ * (decide.h chooses). */
 #ifndef RC4_MEASURE_H
 #define RC4_MEASURE_H
 
@@ -39,52 +38,39 @@ struct cell {
 /* What the kernels of one kind are timed on (cells.c). */
 struct bench {
 	const char *title; /* the table's first line */
-	/* The JSON member that holds this kind's results; NULL: the top
-	 * level's own members. */
-	const char *json;
+	const char *json;  /* its JSON member; NULL: the top level's */
 	int ncells;
 	struct cell cells[SPEED_MAX_CELLS];
-	/* The cell whose cycles per byte the table shows, and its label;
-	 * -1: none. */
-	int cpb_cell;
+	int cpb_cell; /* the cell whose cycles per byte show; -1: none */
 	const char *cpb_label;
 	/* Each cell's weight in the score, per workload, and in words. */
 	double weight[WORKLOAD_COUNT][SPEED_MAX_CELLS];
 	const char *describe[WORKLOAD_COUNT];
-	/* The share of --generate-conf's budget this kind gets. */
-	double share;
+	double share; /* of --generate-conf's budget */
 	/* Seconds that REPS calls of trial T take. */
 	double (*run)(const struct trial *t, unsigned long reps);
 };
 
 extern const struct bench measure_benches[RC4K_KINDS];
 
-/* KERNEL_MISFIT: a batch kernel that may not run the keys of the
- * single-stream kernel chosen (decide.h, struct decision): timed and
- * reported, never chosen. */
+/* KERNEL_MISFIT: a batch kernel that may not run the chosen single-stream
+ * kernel's keys: timed and reported, never chosen. */
 enum kstatus { KERNEL_OK, KERNEL_UNUSABLE, KERNEL_FAILED, KERNEL_MISFIT };
 
 struct kresult {
 	const struct rc4k_info *k;
 	size_t order;               /* position among its kind: tie-break */
 	enum kstatus status;
-	double rate[SPEED_MAX_CELLS]; /* its speed in each cell (speed_of:
-					 * the median at its worst
-					 * placement), bytes or keys per
-					 * second */
-	double score;               /* weighted geometric mean of rate[] */
-	double spread;              /* relative robust sd of a round's score */
-	const double *round_score;  /* each round's score, as at its worst
-				     * placement ([rounds]) */
-	double placed;              /* score over the score of the medians
-				     * at every placement: what its worst
-				     * placement costs it (1: nothing) */
-	double phase[MEASURE_PHASES]; /* median round score in each phase
-				       * (0: the phase had no round) */
-	/* In the final (measure_run): timed to the end.  Else clearly
-	 * behind after the first pass, whose rounds its figures are. */
+	/* As struct speed_row's (rates in bytes or keys a second); each
+	 * round's score as at its worst placement ([rounds]); the median
+	 * round score in each phase (0: no round in it). */
+	double rate[SPEED_MAX_CELLS], score, spread, placed;
+	const double *round_score;
+	double phase[MEASURE_PHASES];
+	/* Timed to the end; else clearly behind after the first pass, whose
+	 * rounds its figures are. */
 	bool finalist;
-	int rounds;                 /* its rounds: round_score[0 .. rounds) */
+	int rounds;
 };
 
 struct measurement {
@@ -93,24 +79,20 @@ struct measurement {
 	enum workload workload;
 	struct kresult *kr;         /* one per kernel measured */
 	size_t n;
-	const struct rc4k *single;     /* the single-stream kernel serial ran */
+	const struct rc4k *single;  /* the single-stream kernel serial ran */
 	int rounds;                 /* the finalists' */
-	size_t finalists;           /* kernels in the final */
-	int first_pass;             /* rounds of the pass over every kernel
-				     * (0: no race, every kernel to the end) */
+	size_t finalists;
+	int first_pass;             /* rounds over every kernel; 0: no race */
 	double slice;               /* seconds per timed slice */
 	double seconds;             /* wall time spent, self-tests included */
-	/* The deadline, and when the last round began (the clock read that
-	 * decided to run it), in seconds after the start: only a first round
-	 * can begin past the deadline, when the self-tests outlast it. */
+	/* The deadline and when the last round began, in seconds after the
+	 * start: only a first round can begin past the deadline. */
 	double deadline_at, last_round_at;
 	const char *clock;          /* the clock slices are timed with */
 	const char *cycle_clock;    /* NULL: no usable cycle counter */
-	double cycle_hz;            /* its rate, measured against clock */
-	double load;                /* share of all CPUs other processes
-				     * used meanwhile; -1: unknown */
-	bool hurried;               /* the budget ran out mid-round: the
-				     * slices were cut short */
+	double cycle_hz;
+	double load;                /* others' share of all CPUs; -1: unknown */
+	bool hurried;               /* slices cut short at the deadline */
 	size_t best;                /* highest score */
 	double *round_scores;       /* what kr[].round_score point into */
 };
@@ -119,28 +101,20 @@ struct measurement {
 typedef void measure_progress(const struct measurement *m, double elapsed,
 			      double budget);
 
-/* Self-test, then time the kernels of KIND named NAMES (NULL: every one
- * in the registry; else names rc4k_find knows) as a race: a pass of
- * SPEED_PLACES rounds over every kernel, then the rest of the rounds over
- * the finalists, those whose best round is not clearly behind the
- * leader's worst; until DEADLINE (on timing_now()'s clock), which holds
- * whatever the load: rounds that would not end before it are not
- * started, and once it has passed the slices of the round under way are
- * cut short.  SINGLE is the single-stream kernel
- * serial runs (batch kernels; the caller's choice: measuring reads no
- * config and no environment).  Returns 0, or -1 after printing why on
- * stderr (no kernel that passed its self-test, out of memory).  Either
- * way, measure_free(M) afterwards. */
+/* Self-test, then time the kernels of KIND named NAMES (NULL: all) as a
+ * race: SPEED_PLACES rounds over every kernel, then the finalists only,
+ * until DEADLINE (timing_now()), which holds whatever the load.  SINGLE
+ * is the kernel serial runs (the caller's: measuring reads no config nor
+ * environment).  0, or -1 after saying why; either way measure_free(M)
+ * afterwards. */
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
 		const struct rc4k *single, measure_progress *progress);
 
 void measure_free(struct measurement *m);
 
-/* The measuring engine's seam for tests (tests/helpers/seam.c, linked into
- * tests/helpers/rc4tune_seam only; NULL in rc4tune): instead of timing trial T,
- * the rate it has during PHASE, after advancing the virtual clock
- * (timing_seam_now) by SLICE seconds. */
+/* The tests' seam (tests/helpers/seam.c; NULL in rc4tune): instead of
+ * timing T, its rate during PHASE, the virtual clock moved by SLICE. */
 extern double (*measure_seam)(const struct trial *t, int phase, double slice);
 
 #endif

@@ -67,7 +67,7 @@ static void table_rows(FILE *f, const char *prefix,
 		if (m->cycle_clock && b->cpb_cell >= 0)
 			fprintf(f, " %7.2f", m->cycle_hz / r->rate[b->cpb_cell]);
 		/* timed, but its keys would need a kernel of its layout */
-		fprintf(f, " %7.3f%s\n", decide_ratio(m, ch, r),
+		fprintf(f, " %7.3f%s\n", r->score / m->kr[ch->kernel].score,
 			i == ch->kernel		    ? " *"
 			: r->status == KERNEL_MISFIT ? " (other layout)"
 						     : "");
@@ -191,7 +191,8 @@ static void json_kernel(FILE *f, const char *in, const struct measurement *m,
 			r->finalist ? "true" : "false");
 		fprintf(f, ", \"score\": %.6g, \"ratio\": %.4f, "
 			   "\"spread\": %.4f, \"placed\": %.4f",
-			r->score, decide_ratio(m, ch, r), r->spread, r->placed);
+			r->score, r->score / m->kr[ch->kernel].score, r->spread,
+			r->placed);
 	}
 	fputc('}', f);
 }

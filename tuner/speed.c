@@ -9,25 +9,24 @@
 #include <string.h>
 #include "speed.h"
 
+/* A normal sample's standard deviation over its median absolute
+ * deviation. */
+#define SD_PER_MAD 1.4826
+
 double (*speed_seam)(const char *name, int place);
 
-/* Where the keys start, past a 4 KiB boundary, by placement.  Where a
- * key's state sits in its page changed some kernels' speed by up to 25 %
- * (doc/cpus/AuthenticAMD-25-1.md), and programs put their
- * keys anywhere.  Multiples of 64, each in another 256-byte slot of the
- * page, three in each half. */
+/* Where the keys start in a page, by placement: a key's place changed
+ * some kernels' speed by up to 25 % (doc/cpus/AuthenticAMD-25-1.md).
+ * Multiples of 64, each in another 256-byte slot, three in each half. */
 static const size_t place_at[SPEED_PLACES] = { 0, 704, 1408, 2112, 2816,
 					       3520 };
 static _Alignas(4096) uint8_t arena[4096 + SPEED_NKEYS * sizeof(rc4tune_key)];
 
-/* The single stream's input and output by placement: offsets in their
- * pages, OUT always at another offset than IN.  Programs' buffers sit
- * anywhere, so the placements include those that cost a kernel on some
- * CPU (doc/cpus/AuthenticAMD-26-2.md, "Where the key and the data sit"):
- * a message that starts at a page's first byte (0), a 64-byte message
- * that ends at a page's last byte (1), offsets of IN and OUT that OR to
- * a page's end with neither near it (2); in the rest no cell's message
- * starts or ends at a page's edge. */
+/* The single stream's input and output offsets by placement, including
+ * those that cost a kernel on some CPU (doc/cpus/AuthenticAMD-26-2.md,
+ * "Where the key and the data sit"): a message at a page's first byte
+ * (0), a 64-byte one ending at its last (1), offsets that OR to a page's
+ * end (2); in the rest no message touches a page's edge. */
 static const size_t in_at[SPEED_PLACES] = { 0, 2112, 1792, 2112, 2112,
 					    2112 };
 static const size_t out_at[SPEED_PLACES] = { 1088, 4032, 2880, 3200, 3200,
@@ -162,11 +161,10 @@ double speed_spread(const double *v, int n)
 
 	for (int k = 0; k < n; k++)
 		dev[k] = fabs(v[k] - mid);
-	return SPEED_SD_PER_MAD * speed_median(dev, n, tmp) / mid;
+	return SD_PER_MAD * speed_median(dev, n, tmp) / mid;
 }
 
-/* The median of ROW's samples in CELL at each placement, into S->at, and
- * how many there were, into K. */
+/* ROW's median in CELL at each placement into S->at; the counts in K. */
 static void place_medians(const struct speed_table *t, size_t row, int cell,
 			  struct speed *s, int k[SPEED_PLACES])
 {
@@ -181,9 +179,8 @@ static void place_medians(const struct speed_table *t, size_t row, int cell,
 	}
 }
 
-/* The robust relative sd of ROW's samples in CELL about their own
- * placement's median, over the placements with two or more: the noise
- * within a placement, apart from any between them. */
+/* The noise within placements (those with two samples or more), apart
+ * from any between them. */
 static double within(const struct speed_table *t, size_t row, int cell,
 		     const struct speed *s, const int *k)
 {
@@ -195,7 +192,7 @@ static double within(const struct speed_table *t, size_t row, int cell,
 			dev[n++] = fabs(*speed_sample(t, row, cell, j) /
 						s->at[t->place[j]] -
 					1);
-	return n ? SPEED_SD_PER_MAD * speed_median(dev, n, tmp) : 0;
+	return n ? SD_PER_MAD * speed_median(dev, n, tmp) : 0;
 }
 
 void speed_of(const struct speed_table *t, size_t row, int cell,
@@ -224,7 +221,6 @@ void speed_of(const struct speed_table *t, size_t row, int cell,
 		memcpy(v, placed, (size_t)n * sizeof *v);
 }
 
-/* The geometric mean of V[c * STRIDE] over the cells, weighted by W. */
 double speed_geomean(const struct speed_table *t, const double *w,
 		     const double *v, size_t stride)
 {
