@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* confwrite.c - put one section into a config file safely.
- *
- * rc4tune --generate-conf runs as root from a postinst, so the path it is
- * given is checked before the budget is spent, and links other users could
- * have planted are not followed.  The file is read, merged, checked as
- * the library would read it and replaced under a lock on a file next to
- * it that only the caller can open (anyone may open the config itself and
- * hold a lock on it): concurrent runs of one user (or hosts sharing a
- * fleet file) take turns, none loses another's section, and no other user
+/* confwrite.c - a config file replaced safely (confwrite.h).  The tuner
+ * runs as root from a postinst: links other users could have planted are
+ * not followed.  The lock is on a file next to the config that only the
+ * caller can open (anyone may open the config and lock it): no other user
  * can make a run wait. */
 #include <config.h>
 
@@ -28,13 +23,12 @@
 
 /* Linux's own limit on a chain of symlinks. */
 enum { MAX_HOPS = 40 };
-/* ".NAME.XXXXXX": what a temporary file's name adds to NAME; the lock
- * file's, ".NAME.lock", is no longer. */
+/* What a temporary file's name adds to NAME; ".NAME.lock" is no longer. */
 #define TMP_EXTRA "..XXXXXX"
 #define LOCK_SUFFIX "lock"
 
-/* "rc4tune: cannot write PATH: WHAT", and for a permission problem that
- * root would not have, the way out. */
+/* "rc4tune: cannot write PATH: WHAT", and the way out of a permission
+ * problem root would not have. */
 static int fail(const char *path, const char *what, int err)
 {
 	fprintf(stderr, "rc4tune: cannot write %s: %s%s%s\n", path,
@@ -71,8 +65,7 @@ static void dir_of(const char *file, char *dir)
 		snprintf(dir, PATH_MAX, "%.*s", (int)(slash - file), file);
 }
 
-/* The file ".NAME.SUFFIX" next to the target NAME, into OUT (PATH_MAX
- * bytes): a temporary file's template, or the lock file. */
+/* ".NAME.SUFFIX" next to the target NAME, into OUT (PATH_MAX bytes). */
 static int sibling(const struct confwrite *w, char *out, const char *suffix)
 {
 	const char *slash = strrchr(w->target, '/');
@@ -85,10 +78,9 @@ static int sibling(const struct confwrite *w, char *out, const char *suffix)
 	return 0;
 }
 
-/* Whether the symlink LINK (lstat in *LS) may be followed: not when
- * another user owns it, nor where the kernel's fs.protected_symlinks
- * would refuse it (a sticky, world-writable directory, the link owned by
- * neither us nor the directory's owner), whatever that sysctl says here. */
+/* Whether the symlink LINK (lstat in *LS) may be followed: not another
+ * user's, nor one fs.protected_symlinks would refuse, whatever that sysctl
+ * says here. */
 static int link_allowed(const char *path, const char *link,
 			const struct stat *ls)
 {
@@ -114,10 +106,9 @@ static int link_allowed(const char *path, const char *link,
 	return 0;
 }
 
-/* The file at the end of PATH's chain of symlinks, existing or not, into
- * W->target, so that a link stays a link (/etc/rc4tune.conf -> a shared
- * fleet file not yet created).  A relative link is relative to the link's
- * directory.  Returns 0, or -1 after saying why. */
+/* The end of PATH's symlinks, existing or not, into W->target, so that a
+ * link stays a link (/etc/rc4tune.conf -> a fleet file not yet created).
+ * 0, or -1 after saying why. */
 static int resolve_target(struct confwrite *w)
 {
 	char *target = w->target, link[PATH_MAX];
@@ -149,13 +140,12 @@ static int resolve_target(struct confwrite *w)
 	}
 }
 
-/* Whether the directory DIR (its stat in *ST) may hold, or lead to, the
- * config, as sshd's StrictModes has it: root's or the caller's, and
- * writable by no one else.  On the way (LAST false) a sticky directory
- * such as /tmp may be, since only an entry's owner can replace an entry
- * and each one walked is root's or the caller's; the target's own
- * directory may not: whoever can write there can plant the file (with a
- * [pin] the merge would make ours), its lock or its temporary file. */
+/* Whether DIR may hold, or lead to, the config, as sshd's StrictModes
+ * has it.  On the way (LAST false) a sticky directory such as /tmp may be
+ * writable, since only an entry's owner can replace it and each one
+ * walked is checked; the target's own may not: whoever can write there
+ * can plant the file (a [pin] the merge would make ours), its lock or its
+ * temporary file. */
 static int dir_trusted(const char *path, const char *dir,
 		       const struct stat *st, bool last)
 {
@@ -194,8 +184,8 @@ static int owner_trusted(const char *path, const struct stat *st)
 		      (unsigned)st->st_uid);
 }
 
-/* The next name of the path *REST into NAME (NAME_MAX + 1 bytes), "."
- * and empty names skipped, *REST moved past it; false at the end. */
+/* The next name of *REST into NAME (NAME_MAX + 1 bytes), "." and empty
+ * names skipped; false at the end. */
 static bool next_name(const char **rest, char *name)
 {
 	for (;;) {
@@ -212,10 +202,8 @@ static bool next_name(const char **rest, char *name)
 	}
 }
 
-/* The symlink AT (lstat in *LS), met on the way: allowed as link_allowed
- * says, its text put before what is left of the walk, *REST (in PENDING,
- * PATH_MAX bytes); CUR (the directory walked so far) becomes "/" for an
- * absolute link. */
+/* The symlink AT met on the way: its text put before the rest of the
+ * walk, *REST (in PENDING); CUR becomes "/" for an absolute link. */
 static int follow(const char *path, const char *at, const struct stat *ls,
 		  char *cur, char *pending, const char **rest)
 {
@@ -237,10 +225,9 @@ static int follow(const char *path, const char *at, const struct stat *ls,
 	return 0;
 }
 
-/* Every directory the target's path goes through, walked from / as the
- * kernel walks it (symlinks followed, as link_allowed allows them), is
- * one dir_trusted takes: another user's link or directory anywhere on
- * the way, not only at its end, could send root's writes elsewhere. */
+/* Every directory on the target's path, walked from / as the kernel
+ * walks it: another user's link or directory anywhere on the way, not
+ * only at its end, could send root's writes elsewhere. */
 static int path_trusted(const struct confwrite *w)
 {
 	char cur[PATH_MAX], at[PATH_MAX], pending[PATH_MAX], name[NAME_MAX + 1];
@@ -302,9 +289,8 @@ static int regular_ok(const char *path, const struct stat *st)
 	return 0;
 }
 
-/* Whether a temporary file can be made next to the target: its name fits
- * and its directory takes a new file (write permission, not read-only, not
- * immutable), tried for real and removed at once. */
+/* Whether a temporary file can be made next to the target: tried for
+ * real (permission, read-only, immutable), removed at once. */
 static int dir_ok(const struct confwrite *w)
 {
 	const char *slash = strrchr(w->target, '/');
@@ -331,8 +317,8 @@ static int dir_ok(const struct confwrite *w)
 	return 0;
 }
 
-/* The lock file ST (lstat's or fstat's) is the caller's alone: anyone
- * who could open it could hold it and stall every run. */
+/* The lock file is the caller's alone: anyone who could open it could
+ * hold it and stall every run. */
 static int lock_ok(const struct confwrite *w, const struct stat *st)
 {
 	if (S_ISLNK(st->st_mode))
@@ -383,9 +369,8 @@ bool confwrite_is_stdout(const char *path)
 		a.st_dev == b.st_dev && a.st_ino == b.st_ino);
 }
 
-/* Devices, pipes and standard output take the text as it is; a FIFO
- * without a reader would make the open wait forever (a postinst would
- * hang), so O_NONBLOCK makes that ENXIO, an error. */
+/* A device, pipe or stdout: O_NONBLOCK makes a FIFO without a reader
+ * ENXIO, an error, not a postinst that hangs. */
 static int open_direct(struct confwrite *w, bool fifo)
 {
 	bool to_stdout = w->to_stdout;
@@ -420,8 +405,7 @@ int confwrite_open(struct confwrite *w, const char *path)
 		return open_direct(w, false);
 	if (resolve_target(w) != 0)
 		return -1;
-	/* The kernel follows the links just checked: a device or a pipe at
-	 * their end is written as it is. */
+	/* a device or a pipe at the end of the links just checked */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
 			return fail(path, NULL, EISDIR);
@@ -460,9 +444,8 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* The lock file, created 0600 if need be, open with its stat in *ST: its
- * descriptor; LOCK_GONE if it was removed since we opened it (by the run
- * letting go); or -1 after saying why. */
+/* The lock file, created 0600 if need be, its stat in *ST: its
+ * descriptor; LOCK_GONE if the run letting go removed it; or -1. */
 #define LOCK_GONE (-2)
 static int open_lock(const struct confwrite *w, struct stat *st)
 {
@@ -473,23 +456,16 @@ static int open_lock(const struct confwrite *w, struct stat *st)
 		      0600);
 	if (fd < 0)
 		return fail(w->path, w->lock, errno);
-	if (fstat(fd, st) != 0) {
-		close(fd);
-		return fail(w->path, w->lock, errno);
-	}
-	if (st->st_nlink == 0) {
-		close(fd);
-		return LOCK_GONE;
-	}
-	if (lock_ok(w, st) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	int r = fstat(fd, st) != 0  ? fail(w->path, w->lock, errno)
+		: st->st_nlink == 0 ? LOCK_GONE
+				    : lock_ok(w, st);
+	if (r == 0)
+		return fd;
+	close(fd);
+	return r;
 }
 
-/* flock FD, polling until CONFWRITE_LOCK_WAIT seconds after T0
- * (timing_clock), since a blocking wait cannot be bounded: 0, or the
+/* flock FD, polling, since a blocking wait cannot be bounded: 0, or the
  * errno of the last try. */
 static int flock_within(int fd, double t0)
 {
@@ -507,8 +483,7 @@ static int flock_within(int fd, double t0)
 	return err;
 }
 
-/* What take_lock returns when flock on FD failed with ERR: -1 after
- * saying why, or FD itself on a file system without locks (a warning). */
+/* -1 after saying why, or FD on a file system without locks. */
 static int lock_failed(const struct confwrite *w, int fd, int err)
 {
 	if (err == EWOULDBLOCK) {
@@ -530,11 +505,9 @@ static int lock_failed(const struct confwrite *w, int fd, int err)
 	return fail(w->path, "lock", err);
 }
 
-/* The lock file, created 0600 if need be and held exclusively: its
- * descriptor, or -1 after saying why.  Another run of ours is waited for
- * CONFWRITE_LOCK_WAIT seconds at most.  The holder removes the file
- * before letting go, so a file we lock that no longer has the name is not
- * ours: again.  A file system without locks only warns. */
+/* The lock file held: its descriptor, or -1 after saying why.  The
+ * holder removes the file before letting go, so a file we lock that no
+ * longer has the name is not ours: again. */
 static int take_lock(const struct confwrite *w)
 {
 	struct stat st, named;
@@ -556,9 +529,8 @@ static int take_lock(const struct confwrite *w)
 	}
 }
 
-/* The live file, open in *FD (-1: there is none yet), its stat in *ST.
- * Not through a symlink, nor waiting on a FIFO, planted since
- * confwrite_open checked the name. */
+/* The live file in *FD (-1: none yet), its stat in *ST; not through a
+ * symlink nor a FIFO planted since confwrite_open. */
 static int open_live(const struct confwrite *w, int *fd, struct stat *st)
 {
 	*fd = open(w->target,
@@ -592,9 +564,8 @@ static char *read_old(const struct confwrite *w, int fd, size_t *len)
 	return buf;
 }
 
-/* The mode a replaced file keeps: OLD's, less group and other write (the
- * library refuses a file others could write: they could pick our
- * kernel); a new file's is 0644. */
+/* The new file's mode: OLD's less group and other write (which the
+ * library refuses: others could pick our kernel), or 0644. */
 static mode_t new_mode(const struct confwrite *w, const struct stat *old)
 {
 	mode_t mode = old ? old->st_mode & 07777 & ~(mode_t)(S_IWGRP | S_IWOTH)
@@ -615,8 +586,7 @@ static mode_t new_mode(const struct confwrite *w, const struct stat *old)
 	return mode;
 }
 
-/* The temporary file TMP (PATH_MAX bytes) next to the target with LEN
- * bytes of DATA, locked, synced; its descriptor, or -1 after saying why. */
+/* The temporary file TMP with DATA, synced: its descriptor, or -1. */
 static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
 		     size_t len, const struct stat *old)
 {
@@ -626,9 +596,7 @@ static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
 	if (fd < 0)
 		return fail(w->path, "cannot create a temporary file", errno);
 	const char *step = NULL;
-	/* The new file is ours (root's, for the system file): never a
-	 * foreign owner the library would distrust; as root it keeps its
-	 * group. */
+	/* ours: never an owner the library distrusts; as root, its group */
 	if (old != NULL && geteuid() == 0 &&
 		 fchown(fd, (uid_t)-1, old->st_gid) != 0)
 		step = "chown";
@@ -647,9 +615,8 @@ static int write_tmp(const struct confwrite *w, char *tmp, const char *data,
 }
 
 /* TMP becomes the target: over the old file, or where there was none
- * without replacing one created meanwhile, by a person or a writer that
- * did not take our lock (1: try again).
- * Then the directory is synced, so the rename survives a crash. */
+ * without replacing one a writer without our lock created meanwhile (1:
+ * again); the directory synced, so the rename survives a crash. */
 static int publish(const struct confwrite *w, const char *tmp, bool replace)
 {
 	char dir[PATH_MAX];
@@ -669,9 +636,8 @@ static int publish(const struct confwrite *w, const char *tmp, bool replace)
 		unlink(tmp);
 		return fail(w->path, "rename", err);
 	}
-	/* From here the new file is in place: a failure only means the
-	 * rename might not survive a crash, so warn and succeed.  Some file
-	 * systems cannot sync a directory (EINVAL): nothing to do. */
+	/* the new file is in place: a failure here only warns; some file
+	 * systems cannot sync a directory (EINVAL) */
 	dir_of(w->target, dir);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL))
@@ -684,8 +650,7 @@ static int publish(const struct confwrite *w, const char *tmp, bool replace)
 	return 0;
 }
 
-/* Whether the library would take MERGED (LEN bytes): else nothing is
- * replaced or written, and the error names the limit. */
+/* Whether the library would take MERGED: else the error names why. */
 static int merged_ok(const struct confwrite *w, const char *merged, size_t len)
 {
 	char why[RC4_CONF_WHY_MAX];
@@ -709,7 +674,7 @@ int confwrite_lock(struct confwrite *w)
 	return w->fd >= 0 || w->lock_fd >= 0 ? 0 : -1;
 }
 
-/* What confwrite_read keeps for confwrite_replace: nothing. */
+/* Let go of what confwrite_read kept. */
 static void forget(struct confwrite *w)
 {
 	if (w->live_fd >= 0)
