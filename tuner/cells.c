@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cells.c - what each kind of kernel is timed on: the public calls'
- * dispatch (src/key.h) with the kernel named, on keys and buffers laid
- * out as a program has them, in cells whose rates the workloads weigh. */
+ * dispatch (src/key.h) with the kernel named, on the timing core's keys
+ * and buffers, in cells whose rates the workloads weigh. */
 #include <config.h>
 
 #include <string.h>
@@ -33,10 +33,8 @@ int workload_parse(const char *name, enum workload *w)
 	return -1;
 }
 
-/* Keys and buffers as a program has them (speed.h): a single-stream
- * kernel gets one key; a batch kernel NKEYS, of which NSTREAMS run
- * streams; every call through the dispatch the public calls run
- * (src/key.h). */
+/* A single-stream kernel gets one key; a batch kernel NKEYS, of which
+ * NSTREAMS run streams. */
 enum { NKEYS = SPEED_NKEYS, NSTREAMS = 8, STREAM = SPEED_LANE, KEYLEN = 16,
        KEYMSG = 16 };
 
@@ -77,8 +75,7 @@ static double run_single(const struct trial *tr, unsigned long reps)
 	return timing_now() - t0;
 }
 
-/* What a batch call is handed: NKEYS keys at a trial's placement, each
- * stream's input and output, keys of KEYLEN bytes. */
+/* What a batch call is handed. */
 struct batch_args {
 	rc4tune_key *keys;
 	const void *key[NKEYS], *in[NKEYS];
@@ -86,10 +83,9 @@ struct batch_args {
 	size_t len[NKEYS];
 };
 
-/* The single-stream kernel whose keys batch kernel B is timed on: TR's
- * (serial's), or where B's layout is another, that layout's portable
- * kernel, so that B's own figures are timed (family.h; decide_family
- * weighs other families' lanes). */
+/* The single-stream kernel whose keys B is timed on: serial's, or that
+ * of B's layout, so that B's own figures are timed (decide_family weighs
+ * other families' lanes). */
 static const struct rc4k *keys_of(const struct trial *tr,
 				  const struct rc4k_batch *b)
 {
@@ -146,8 +142,7 @@ static double run_crypt_many(const struct trial *tr, unsigned long reps)
 	return timing_now() - t0;
 }
 
-/* A batch call's one cell, LABEL (BYTES and KEYS as struct cell's),
- * the same whatever the workload. */
+/* A batch call's one cell, the same whatever the workload. */
 #define ONE_CELL(label, bytes, keys)                                        \
 	.ncells = 1, .cells = { { label, bytes, keys } },                   \
 	.weight = { [WORKLOAD_MIXED] = { 1 }, [WORKLOAD_BULK] = { 1 },      \

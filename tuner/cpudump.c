@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* cpudump.c - a CPU's identity from a raw CPUID dump: libcpuid reads the
- * dump (only leaves 0 and 1 matter), the library's own decoding names the
- * CPU, so a dump gives the section the live CPU would get, for vendors
- * libcpuid does not know too. */
+/* cpudump.c - libcpuid reads the dump, the library's own decoding names
+ * the CPU: a dump gets the live CPU's section, for vendors libcpuid does
+ * not know too. */
 #include <config.h>
 
 #include <errno.h>
@@ -14,8 +13,7 @@
 #include "cpudump.h"
 #include "kernels/cpufeat.h"
 
-/* Dumps are a few kilobytes. */
-#define DUMP_MAX (1024 * 1024)
+#define DUMP_MAX (1024 * 1024) /* dumps are a few kilobytes */
 
 static char reason[256];
 
@@ -26,12 +24,7 @@ static int open_dump(const char *path, const char **why)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 
-	if (fd < 0) {
-		snprintf(reason, sizeof reason, "%s", strerror(errno));
-		*why = reason;
-		return -1;
-	}
-	if (fstat(fd, &st) != 0)
+	if (fd < 0 || fstat(fd, &st) != 0)
 		snprintf(reason, sizeof reason, "%s", strerror(errno));
 	else if (!S_ISREG(st.st_mode))
 		snprintf(reason, sizeof reason, "not a regular file");
@@ -41,7 +34,8 @@ static int open_dump(const char *path, const char **why)
 	else
 		return fd;
 	*why = reason;
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return -1;
 }
 
@@ -55,16 +49,15 @@ static char first_warning[160];
 
 static void keep_first_warning(const char *msg)
 {
-	/* "Warning: file 'F', line N: 'TEXT' not understood!\n": from
-	 * "line", as the caller names the file */
+	/* "Warning: file 'F', line N: ...": from "line", as the caller
+	 * names the file */
 	const char *from = strstr(msg, "line ");
 
 	if (first_warning[0] != '\0')
 		return;
 	snprintf(first_warning, sizeof first_warning, "%.*s",
 		 (int)strcspn(from ? from : msg, "\n"), from ? from : msg);
-	/* the line quoted may be any bytes: only printable ASCII reaches
-	 * the terminal */
+	/* the line quoted may be any bytes: printable ASCII only */
 	for (char *c = first_warning; *c != '\0'; c++)
 		if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
 			*c = '?';

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* report.h - what the tuner shows of its measurements: a progress line,
- * the `openssl speed`-shaped tables, JSON, and the config section text. */
+/* report.h - what the tuner shows of its measurements (rc4tune(1),
+ * OUTPUT). */
 #ifndef RC4_REPORT_H
 #define RC4_REPORT_H
 
@@ -16,25 +16,20 @@ void report_progress(const struct measurement *m, double elapsed,
 /* Erase the progress line. */
 void report_progress_end(void);
 
-/* M's table (rows = kernels, columns = its kind's cells, cycles per byte,
- * ratio to C's kernel, this run's choice) and a few lines saying what was
- * measured and how sure C is, then NOTE (may be NULL or ""): how the
- * section's history weighed; every line starts with PREFIX. */
+/* M's table and how sure C is, then NOTE (may be NULL), each line after
+ * PREFIX. */
 void report_table(FILE *f, const char *prefix, const struct measurement *m,
 		  const struct choice *c, const char *note);
 
-/* The measurements of each kind (M[kind]; a NULL member was not
- * measured) with this run's choice of each (C[kind]) as one JSON object.
- * CPU is the config section name of this CPU, or NULL when it could not
- * be identified; WRITTEN[kind] the kernel written to the config (WRITTEN
- * or a member NULL: none). */
+/* Each kind measured (M[kind] not NULL) and its choice as one JSON
+ * object; CPU (may be NULL) this CPU's section name; WRITTEN[kind] (it
+ * or a member may be NULL) the kernel written. */
 void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		 const struct choice c[RC4K_KINDS], const char *cpu,
 		 const char *const written[RC4K_KINDS]);
 
-/* The comment lines of a section the tuner writes (rc4_section_build):
- * the version, then each kind's table (M[kind]; NULL: not measured; C as
- * report_table's) with its NOTE. */
+/* The comment lines of a section the tuner writes: the version, then
+ * each kind's table. */
 void report_comment(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		    const struct choice c[RC4K_KINDS],
 		    const char *const note[RC4K_KINDS]);

@@ -10,18 +10,16 @@
 /* CLOCK_MONOTONIC, in seconds. */
 double timing_clock(void);
 
-/* timing_clock, or the test seam's virtual clock: what slices are timed
- * with. */
+/* What slices are timed with: timing_clock, or the seam's. */
 double timing_now(void);
 
 /* The x86 time-stamp counter, 0 on other machines. */
 uint64_t timing_tsc(void);
 
-/* Set only by the test seam (tests/helpers/seam.c), NULL in rc4tune. */
+/* Set only by tests/helpers/seam.c. */
 extern double (*timing_seam_now)(void);
 
-/* Busy and total time of all CPUs (/proc/stat) and this process's CPU
- * time, to tell what the rest of the machine did meanwhile. */
+/* All CPUs' busy and total time (/proc/stat) and this process's. */
 struct timing_load {
 	double busy, total, self;
 	bool known;
@@ -29,8 +27,7 @@ struct timing_load {
 
 void timing_load_mark(struct timing_load *l);
 
-/* The share of all CPUs' time that other processes used since A, or -1
- * when unknown (no /proc/stat). */
+/* Other processes' share of all CPUs' time since A; -1: unknown. */
 double timing_others_load(const struct timing_load *a);
 
 #endif

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tune.c - the measuring actions: --speed reports; --generate-conf also
- * writes the result into the config (result.h), and --if-missing first
- * asks whether this CPU is tuned already. */
+/* tune.c - the measuring actions (tune.h), and --if-missing's question. */
 #include <config.h>
 
 #include <stdio.h>
@@ -26,9 +24,8 @@ struct tuning {
 	struct rc4_cpu cpu;
 	const char *cpu_why;
 	char section[RC4_SECTION_MAX]; /* "" when not identified */
-	/* --generate-conf: this CPU's section as the file held it before
-	 * measuring, and its record when the tuner's (the prior; NULL:
-	 * none), which the single-stream kernel serial runs follows */
+	/* --generate-conf: this CPU's section before measuring, and its
+	 * record when the tuner's (the prior; NULL: none) */
 	bool writes;
 	struct rc4_section before;
 	const struct rc4_record *prior;
@@ -41,8 +38,7 @@ struct tuning {
 	const char *heuristic[RC4K_KINDS]; /* each kind's rule's kernel */
 };
 
-/* The names of O->kernels that are of KIND, into T->names; false when
- * none are (the kind is not measured). */
+/* The names of O->kernels of KIND into T->names; false when none are. */
 static bool names_of(struct tuning *t, enum rc4k_kind kind)
 {
 	size_t n = 0;
@@ -54,11 +50,9 @@ static bool names_of(struct tuning *t, enum rc4k_kind kind)
 	return n > 0;
 }
 
-/* The single-stream kernel that serial runs: the one --generate-conf will
- * write (decide.h, decide_serial; BATCH: weighing the batch kinds'
- * figures too), or this run's choice for --speed; where the single kind
- * was not measured the CPU rules' (never the config's or the
- * environment's: the figures are this CPU's). */
+/* The single-stream kernel serial runs: the one that will be written
+ * (decide_serial), or --speed's choice; unmeasured, the CPU rules' (never
+ * the config's or the environment's: the figures are this CPU's). */
 static const struct rc4k *serial_kernel(const struct tuning *t, bool batch)
 {
 	const struct measurement *m = t->got[RC4K_SINGLE];
@@ -73,10 +67,9 @@ static const struct rc4k *serial_kernel(const struct tuning *t, bool batch)
 	return rc4k_single(i ? i : rc4k_kinds[RC4K_SINGLE].fallback);
 }
 
-/* Measure KIND (all kernels, or those named: USE) for its share of the
- * budget (of SHARES in all) after *DEADLINE, which it moves on: a batch
- * kind with serial on T->serial.  Its rule's kernel too, measured or
- * not.  0, or -1 when it was to be measured and could not be (said). */
+/* Measure KIND (if USE) for its share of the budget after *DEADLINE,
+ * which it moves on, and find its rule's kernel either way.  0, or -1
+ * after saying why. */
 static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 			double *deadline, double shares)
 {
@@ -105,14 +98,10 @@ static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 	return rc;
 }
 
-/* Measure each kind (all kernels, or those named) for its share of the
- * budget, which is wall-clock time from here, with a progress line when a
- * person watches stderr: the single kind, then the batch kinds with
- * serial on the kernel it will write; and again where their figures move
- * that kernel to another family (decide_family), on that one.  Then this
- * run's choice of each (a tie goes to the heuristic's kernel, so two runs
- * choose the same one).  Returns 0 when every kind to be measured was,
- * and one at least; else -1. */
+/* The single kind, then the batch kinds with serial on the kernel it
+ * will write; again where their figures move that kernel to another
+ * family.  Then this run's choice of each.  0 when every kind to be
+ * measured was, and one at least; else -1. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
@@ -149,9 +138,8 @@ static int measure_all(struct tuning *t)
 	return -1;
 }
 
-/* The report on stdout: JSON, or each kind's table: this run's figures
- * and winner (rc4tune(1), OUTPUT), with what the pass that wrote decided
- * (its notes; in JSON, the kernels written). */
+/* The report on stdout (rc4tune(1), OUTPUT), with what the pass that
+ * wrote decided. */
 static void report(const struct tuning *t)
 {
 	const struct result *r = &t->res;
@@ -201,10 +189,8 @@ int tune_speed(const struct tune_opts *o)
 	return r;
 }
 
-/* One pass under W's lock: the file read, every key decided once
- * against its section, the section built and written, and read back as
- * the library reads it.  0 written, 1 the file kept (R->kept says why),
- * CONFWRITE_AGAIN, or -1 after saying why. */
+/* One pass under W's lock: read, decide, write, read back.  0 written,
+ * 1 the file kept (R->kept says why), CONFWRITE_AGAIN, or -1. */
 static int write_once(struct result *r, struct confwrite *w)
 {
 	const char *old;
@@ -228,9 +214,8 @@ static int write_once(struct result *r, struct confwrite *w)
 	return rc;
 }
 
-/* Write T's section into W, check it, then report (the file first: a
- * closed stdout must not cost it) and say what was written.  An uncertain
- * result and a kept section are said even with --quiet, on stderr. */
+/* Write T's section into W, then report (the file first: a closed
+ * stdout must not cost it). */
 static int write_conf(struct tuning *t, struct confwrite *w)
 {
 	const struct tune_opts *o = t->o;
@@ -245,7 +230,6 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 	rc4_record_now(r->at);
 	if (confwrite_lock(w) != 0)
 		return EXIT_FAILURE;
-	/* a file created meanwhile by a writer without the lock: again */
 	while ((rc = write_once(r, w)) == CONFWRITE_AGAIN)
 		;
 	confwrite_unlock(w);
@@ -266,7 +250,7 @@ static int write_conf(struct tuning *t, struct confwrite *w)
 				"written to [%s] in %s marked so; a run on an "
 				"idle machine will replace it\n",
 			why, t->section, w->path);
-	/* With stdout as the config, its comments carry the tables. */
+	/* with stdout as the config, its comments carry the tables */
 	if (o->quiet || to_stdout)
 		return EXIT_SUCCESS;
 	report(t);
@@ -284,8 +268,7 @@ static bool named(void *arg, const struct rc4_section *s)
 	return strcmp(s->name, arg) == 0;
 }
 
-/* Of the sections SS (all of one name, in file order), the one that holds
- * LINE: whose record speaks for the value the library reads there. */
+/* Of the sections SS (one name, file order), the one holding LINE. */
 static const struct rc4_section *holding(const struct rc4_sections *ss,
 					 int line)
 {
@@ -296,11 +279,8 @@ static const struct rc4_section *holding(const struct rc4_sections *ss,
 	return h;
 }
 
-/* tuned_already's verdict on the sections SS of this CPU in PATH, CONF
- * what the library reads there: nothing to do where one is a person's,
- * or for the tuner's when the library uses every key in it and each
- * kind's record (the duplicate's whose line the library reads) is
- * confident. */
+/* tuned_already's verdict on this CPU's sections SS in PATH, of which
+ * the library reads CONF. */
 static bool nothing_to_do(const struct tuning *t, const char *path,
 			  const struct rc4_conf *conf,
 			  const struct rc4_sections *ss)
@@ -355,10 +335,8 @@ static bool nothing_to_do(const struct tuning *t, const char *path,
 	return true;
 }
 
-/* --if-missing: whether PATH's section for this CPU leaves nothing to do
- * (said unless --quiet): a person's, or the tuner's with a confident
- * result for every key, each a kernel the library would use.  A section
- * marked uncertain is measured again. */
+/* --if-missing (rc4tune(1)): whether this CPU's section in PATH leaves
+ * nothing to do, said unless --quiet. */
 static bool tuned_already(const struct tuning *t, const char *path)
 {
 	struct rc4_conf conf;
@@ -379,10 +357,8 @@ static bool tuned_already(const struct tuning *t, const char *path)
 	return done;
 }
 
-/* This CPU's section in W's file before measuring, and its prior
- * (T->before, T->prior), read as the writer reads but without the lock
- * (a look: the file is replaced whole, and read again under the lock):
- * 0, or -1 after saying why. */
+/* T->before and T->prior, without the lock (the file is replaced whole,
+ * and read again under the lock): 0, or -1 after saying why. */
 static int read_prior(struct tuning *t, struct confwrite *w)
 {
 	struct rc4_section theirs;
@@ -415,7 +391,6 @@ int tune_generate_conf(const struct tune_opts *o)
 	}
 	if (o->if_missing && tuned_already(&t, path))
 		return EXIT_SUCCESS;
-	/* Before the budget is spent on measuring. */
 	if (confwrite_open(&w, path) != 0)
 		return EXIT_FAILURE;
 	if (read_prior(&t, &w) == 0 && measure_all(&t) == 0)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tune.h - the measuring actions: --speed reports, --generate-conf also
- * writes the winners into the config. */
+/* tune.h - the measuring actions, --speed and --generate-conf. */
 #ifndef RC4_TUNE_H
 #define RC4_TUNE_H
 
@@ -12,14 +11,11 @@ struct tune_opts {
 	enum workload workload;
 	double budget;              /* seconds */
 	bool quiet, json;
-	bool if_missing;            /* --generate-conf only where this CPU
-				     * has no confident section the library
-				     * uses */
-	bool force;                 /* replace a person's section too */
+	bool if_missing, force;
 	const char *const *kernels; /* --speed KERNEL...; NULL: all */
 };
 
-/* Exit statuses: 0 done, 1 failed (the reason is on stderr). */
+/* 0 done, 1 failed (the reason on stderr). */
 int tune_speed(const struct tune_opts *o);
 int tune_generate_conf(const struct tune_opts *o);
 
