@@ -112,7 +112,6 @@ struct cli {
 	bool seen[128]; /* each option given, by its short option */
 };
 
-/* The long name of the option OPT. */
 static const char *long_name(int opt)
 {
 	for (const struct option *o = opts; o->name != NULL; o++)
@@ -121,7 +120,6 @@ static const char *long_name(int opt)
 	return "?";
 }
 
-/* Any kind's kernel NAME. */
 static bool known_kernel(const char *name)
 {
 	for (int k = 0; k < RC4K_KINDS; k++)
@@ -209,32 +207,22 @@ static int option(struct cli *c, int opt, const char *arg, const char *text)
 		*on = true;
 		return 0;
 	}
-	switch (opt) {
-	case 'D':
+	if (opt == 'D') {
 		c->dump = arg;
 		return 0;
-	case 'C':
+	}
+	if (opt == 'C')
 		c->conf_file = arg;
-		/* fall through */
-	case 'g':
-	case 's':
-	case 'E':
-	case 'H':
-	case 'm':
-	case 'S':
-	case 'l':
-	case 'V':
-	case 'h':
-		if (c->action == 0 || c->action == opt) {
-			c->action = opt;
-			return 0;
-		}
-		fprintf(stderr, "rc4tune: one action at a time (%s)\n", text);
-		return EXIT_USAGE;
-	default:
+	if (opt <= 0 || strchr("gsEHCmSlVh", opt) == NULL) { /* the actions */
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (c->action == 0 || c->action == opt) {
+		c->action = opt;
+		return 0;
+	}
+	fprintf(stderr, "rc4tune: one action at a time (%s)\n", text);
+	return EXIT_USAGE;
 }
 
 /* The options that change what an action does, and the actions (their

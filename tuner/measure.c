@@ -90,7 +90,6 @@ static void rank(struct run *r)
 	m->best = best;
 }
 
-/* Position of K among the kernels of its kind. */
 static size_t order_of(const struct rc4k_info *k)
 {
 	size_t i = 0;
@@ -203,7 +202,6 @@ static double slice(void *ctx, size_t i, int c, int place)
 	return (double)n * units / (t > 0 ? t : 1e-9);
 }
 
-/* The phase now. */
 static int phase_now(const struct run *r)
 {
 	int phase = (int)(MEASURE_PHASES * (timing_now() - r->start) /
@@ -381,15 +379,6 @@ static int rounds(struct run *r, double start, double deadline,
 	return 0;
 }
 
-/* The TSC only where invariant: else cycles per byte drift with the
- * frequency. */
-static const char *cycle_clock(void)
-{
-	return rc4k_have_invariant_tsc()
-		       ? "x86 TSC (constant rate, not core cycles)"
-		       : NULL;
-}
-
 int measure_run(struct measurement *m, enum rc4k_kind kind,
 		const char *const *names, enum workload w, double deadline,
 		const struct rc4k *single, measure_progress *progress)
@@ -412,7 +401,10 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	if (collect(m, names) == 0 && prepare(&r) == 0 &&
 	    rounds(&r, start, deadline, progress) == 0) {
 		m->seconds = timing_now() - start;
-		m->cycle_clock = cycle_clock();
+		/* the TSC only where invariant: else cycles per byte would
+		 * drift with the frequency */
+		m->cycle_clock = rc4k_have_invariant_tsc()
+			? "x86 TSC (constant rate, not core cycles)" : NULL;
 		if (m->cycle_clock)
 			m->cycle_hz = (double)(timing_tsc() - cstart) /
 				      m->seconds;

@@ -23,21 +23,6 @@ void report_progress_end(void)
 	fprintf(stderr, "\r%72s\r", "");
 }
 
-static const char *status_text(enum kstatus s)
-{
-	return s == KERNEL_UNUSABLE ? "(this CPU cannot run it)"
-				    : "(failed its self-test: never chosen)";
-}
-
-/* Byte rates in 1000s, as `openssl speed`; key rates whole. */
-static void cell_value(FILE *f, const struct cell *c, double rate)
-{
-	if (c->bytes)
-		fprintf(f, " %10.2fk", rate / 1000);
-	else
-		fprintf(f, " %10.0f", rate);
-}
-
 static void table_rows(FILE *f, const char *prefix,
 		       const struct measurement *m, const struct choice *ch)
 {
@@ -59,11 +44,15 @@ static void table_rows(FILE *f, const char *prefix,
 
 		fprintf(f, "%s%-*s", prefix, width, r->k->name);
 		if (r->status != KERNEL_OK && r->status != KERNEL_MISFIT) {
-			fprintf(f, " %s\n", status_text(r->status));
+			fprintf(f, " %s\n", r->status == KERNEL_UNUSABLE
+				? "(this CPU cannot run it)"
+				: "(failed its self-test: never chosen)");
 			continue;
 		}
+		/* byte rates in 1000s, as `openssl speed`; key rates whole */
 		for (int c = 0; c < b->ncells; c++)
-			cell_value(f, &b->cells[c], r->rate[c]);
+			fprintf(f, b->cells[c].bytes ? " %10.2fk" : " %10.0f",
+				r->rate[c] / (b->cells[c].bytes ? 1000 : 1));
 		if (m->cycle_clock && b->cpb_cell >= 0)
 			fprintf(f, " %7.2f", m->cycle_hz / r->rate[b->cpb_cell]);
 		/* timed, but its keys would need a kernel of its layout */

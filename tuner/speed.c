@@ -64,7 +64,6 @@ uint8_t *speed_lane_out(size_t i)
 int speed_init(struct speed_table *t, size_t nrows, int ncells)
 {
 	memset(t, 0, sizeof *t);
-	t->nrows = nrows;
 	t->ncells = ncells;
 	t->rate = calloc((nrows ? nrows : 1) * (size_t)ncells * SPEED_MAX_ROUNDS,
 			 sizeof *t->rate);

@@ -34,7 +34,6 @@ uint8_t *speed_lane_out(size_t i);
 
 /* Every sample of a run: rate[row][cell][round], in units a second. */
 struct speed_table {
-	size_t nrows;
 	int ncells, rounds;
 	double *rate;
 	unsigned char place[SPEED_MAX_ROUNDS]; /* each round's placement */
