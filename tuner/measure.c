@@ -31,7 +31,6 @@ struct run {
 	const double *weight;
 	int ncells;
 	struct speed_table t;
-	double *round_scores; /* [kernel][round], as at its worst placement */
 	unsigned char phase[SPEED_MAX_ROUNDS]; /* each round's phase */
 	double start, budget; /* the phases divide [start, start + budget) */
 	double deadline;
@@ -55,7 +54,7 @@ static void figures(struct run *r, const struct speed_table *t,
 		    const unsigned char *phase, size_t i)
 {
 	struct kresult *kr = &r->m->kr[i];
-	double *rs = &r->round_scores[i * SPEED_MAX_ROUNDS];
+	double *rs = &r->m->round_scores[i * SPEED_MAX_ROUNDS];
 	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
 	struct speed_row s;
 
@@ -137,14 +136,14 @@ static int prepare(struct run *r)
 	struct measurement *m = r->m;
 	size_t nc = (size_t)r->ncells;
 
-	/* the measurement's: decide.c weighs the noise from them */
-	m->round_scores = r->round_scores =
-		malloc(m->n * SPEED_MAX_ROUNDS * sizeof *r->round_scores);
+	/* [kernel][round]: the measurement's, which decide.c weighs */
+	m->round_scores =
+		malloc(m->n * SPEED_MAX_ROUNDS * sizeof *m->round_scores);
 	r->reps = malloc(m->n * nc * sizeof *r->reps);
 	r->ok = malloc(m->n * sizeof *r->ok);
 	r->all = malloc(m->n * sizeof *r->all);
 	if (speed_init(&r->t, m->n, r->ncells) != 0 ||
-	    r->round_scores == NULL || r->reps == NULL || r->ok == NULL ||
+	    m->round_scores == NULL || r->reps == NULL || r->ok == NULL ||
 	    r->all == NULL) {
 		perror("rc4tune");
 		return -1;

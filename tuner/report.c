@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c - what the tuner shows of its measurements: a progress line,
- * the `openssl speed`-shaped tables, JSON, and the config section text. */
+/* report.c - what the tuner shows of its measurements (report.h). */
 #include <config.h>
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "json.h"
 #include "report.h"
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* speed.c - the timing core: the keys' placements, the rounds, and a
- * row's speed in a cell (speed.h). */
+/* speed.c - the timing core (speed.h). */
 #include <config.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
