@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* speed.h - the one timing core the tuner and the benchmarks time
- * through, and the one definition of a row's speed in a cell.
- *
- * A row is what is timed (a kernel, another library's RC4), a cell what
- * each call does.  A round times every row in every cell once, the rows
- * from a start one further each round, so that drift and the position in
- * a round hit all rows alike; each round puts the keys at the next
- * placement. */
+ * through, and the one definition of a row's speed in a cell.  A row is
+ * what is timed (a kernel, another library's RC4), a cell what each call
+ * does.  A round times every row in every cell once, from a start one
+ * further each round, so that drift hits all rows alike. */
 #ifndef RC4_SPEED_H
 #define RC4_SPEED_H
 

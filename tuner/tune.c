@@ -268,7 +268,8 @@ static bool named(void *arg, const struct rc4_section *s)
 	return strcmp(s->name, arg) == 0;
 }
 
-/* Of the sections SS (one name, file order), the one holding LINE. */
+/* Of the sections SS (one name, file order), the one holding LINE: its
+ * record speaks for the value the library reads there. */
 static const struct rc4_section *holding(const struct rc4_sections *ss,
 					 int line)
 {
