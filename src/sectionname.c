@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sectionname.c - which section is a CPU's and what kind a section is
- * (sectionname.h): the names the library and the tuner share. */
+/* sectionname.c - the names of rc4tune.conf's sections (sectionname.h). */
 #include <config.h>
 
 #include <ctype.h>
