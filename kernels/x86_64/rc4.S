@@ -586,11 +586,10 @@
 
 	.p2align 2
 .L\name\()_tab:
+	.irp e, u, c
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.long	.L\name\()_su\p - .L\name\()_tab
+	.long	.L\name\()_s\e\p - .L\name\()_tab
 	.endr
-	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.long	.L\name\()_sc\p - .L\name\()_tab
 	.endr
 	/* fill the ring for phase p, then enter the block at step p */
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
