@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* select.c - which kernel of a kind new keys use: the precedence of
- * librc4tune(3) SELECTION as a list of steps, each proposing a kernel or
- * saying why not, for RC4TUNE_DEBUG=1 and rc4tune --explain. */
+/* select.c - the precedence of librc4tune(3) SELECTION as a list of steps,
+ * each proposing a kernel or saying why not (RC4TUNE_DEBUG=1, --explain). */
 #include <config.h>
 
 #include <stdarg.h>
@@ -220,7 +219,8 @@ static const char *from_heuristic(struct sel *s)
 /* The split of the config section that chose the single kind's kernel,
  * into HOW, and the trail says it or why it is passed over.  Only a
  * config step's: RC4TUNE_KERNEL and the rules name one kernel. */
-static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how)
+static void split_of(struct sel *s, const struct rc4k *k,
+		     struct rc4_choice *how)
 {
 	if (s->row == RC4_KEY_NONE || s->kind != RC4K_SINGLE)
 		return;
