@@ -161,32 +161,26 @@ static int prescan(const char *buf, size_t len, const char **what)
 
 	while (rc4_ini_next(buf, len, &t)) {
 		const struct rc4_ini_line *l = &t.l;
-		if (memchr(t.p, '\0', t.n) != NULL) {
-			*what = "a NUL byte: not a text file";
+		bool head = l->kind == RC4_INI_HEADER;
+		bool text = l->kind != RC4_INI_BLANK &&
+			    l->kind != RC4_INI_COMMENT;
+
+		*what = memchr(t.p, '\0', t.n) != NULL
+				? "a NUL byte: not a text file"
+			: t.n > RC4_CONF_MAX_LINE ? "line longer than 198 bytes"
+			: text && l->indented && after_key
+				? "indented line: it would continue the "
+				  "previous value"
+			: head && l->name_len > RC4_CONF_MAX_SECTION
+				? "section name longer than 49 bytes"
+			: head && l->ignored != 0
+				? "text after the section header's ']', which "
+				  "inih ignores"
+				: NULL;
+		if (*what != NULL)
 			return t.num;
-		}
-		if (t.n > RC4_CONF_MAX_LINE) {
-			*what = "line longer than 198 bytes";
-			return t.num;
-		}
-		if (l->kind != RC4_INI_BLANK && l->kind != RC4_INI_COMMENT) {
-			if (l->indented && after_key) {
-				*what = "indented line: it would continue the "
-					"previous value";
-				return t.num;
-			}
-			after_key = l->kind != RC4_INI_HEADER;
-		}
-		if (l->kind == RC4_INI_HEADER &&
-		    l->name_len > RC4_CONF_MAX_SECTION) {
-			*what = "section name longer than 49 bytes";
-			return t.num;
-		}
-		if (l->kind == RC4_INI_HEADER && l->ignored != 0) {
-			*what = "text after the section header's ']', which "
-				"inih ignores";
-			return t.num;
-		}
+		if (text)
+			after_key = !head;
 	}
 	return 0;
 }
