@@ -89,6 +89,10 @@ struct rc4_split {
 	int line; /* the config line of short_kernel, 0 if none */
 };
 
+/* How a kernel name is looked up (rc4k_find; tests add broken kernels). */
+typedef const struct rc4k_info *rc4_find_fn(enum rc4k_kind kind,
+					    const char *name);
+
 /* How a section is judged. */
 struct rc4_keys_how {
 	/* This CPU's: a kernel must run here and pass its self-test.  Not
@@ -97,8 +101,7 @@ struct rc4_keys_how {
 	/* The single-stream kernel whose keys the batch kinds run; NULL: the
 	 * section's own kernel, if it names one this build knows. */
 	const struct rc4k *single;
-	/* Looks a kernel name up (NULL: rc4k_find; tests add broken ones). */
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
+	rc4_find_fn *find; /* NULL: rc4k_find */
 };
 
 /* What a section gives each kind of call, as the library takes it. */
@@ -124,8 +127,6 @@ void rc4_keys_judge(const struct rc4_conf_value v[RC4_KEYS],
  * why: NULL when there is no such kernel. */
 const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 				       const struct rc4k *one, bool here,
-				       const struct rc4k_info *(*find)(
-					       enum rc4k_kind, const char *),
-				       const char **why);
+				       rc4_find_fn *find, const char **why);
 
 #endif

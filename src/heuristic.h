@@ -5,8 +5,8 @@
 #define RC4_HEURISTIC_H
 
 #include <stdbool.h>
+#include "confkeys.h"
 #include "cpu.h"
-#include "kernels/kernel.h"
 
 /* What a rule rests on, and so what tests/rules/test_rules.py holds it to
  * against the profiles in data/profiles/ (one JSON file a CPU). */
@@ -56,10 +56,6 @@ const struct rc4_rule *rc4_heuristic_match(enum rc4k_kind kind,
 const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 				      const struct rc4_cpu *cpu,
 				      const char **rule);
-
-/* How a walk looks a kernel up (rc4k_find; tests add broken kernels). */
-typedef const struct rc4k_info *rc4_find_fn(enum rc4k_kind kind,
-					    const char *name);
 
 /* Told of each kernel of the rule that a walk passes over, and why;
  * MORE: another kernel of the rule follows. */

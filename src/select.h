@@ -21,8 +21,7 @@ struct rc4_select_in {
 	const char *conf;          /* the config file's path */
 	const struct rc4_cpu *cpu; /* NULL: not identified ... */
 	const char *cpu_why;       /* ... and why */
-	/* Looks a kernel name up (rc4k_find; tests add broken kernels). */
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
+	rc4_find_fn *find;
 	/* The batch kinds: the single-stream kernel whose keys they run; a
 	 * step whose kernel is of another family is skipped.  NULL: none. */
 	const struct rc4k *single;
