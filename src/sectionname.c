@@ -8,11 +8,10 @@
 #include <strings.h>
 #include "sectionname.h"
 
-/* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
- * ends are dropped and inner runs become one '_', so the section name
- * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_', and
- * a vendor of blanks or NULs alone is "_". */
+/* A vendor's blanks ("  Shanghai  ", "VIA VIA VIA "): the ends dropped,
+ * inner runs one '_', so the name stays three words after "cpu".  A
+ * hypervisor may put anything there: a byte not printable or special to
+ * INI becomes '_' too. */
 void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 {
 	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
