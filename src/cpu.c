@@ -153,9 +153,7 @@ static int s390_from_cpuinfo(struct rc4_cpu *cpu, const char *text)
 	if (machine < 0)
 		return -1;
 	memset(cpu, 0, sizeof *cpu);
-	if (vlen >= sizeof cpu->vendor)
-		vlen = sizeof cpu->vendor - 1;
-	memcpy(cpu->vendor, vendor, vlen);
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%.*s", (int)vlen, vendor);
 	cpu->model = (int)machine;
 	cpu->model_hex = 4;
 	return 0;

@@ -103,8 +103,5 @@ void rc4_section_key(const char *raw, size_t n,
 	}
 	while (n > 0 && isspace((unsigned char)raw[n - 1]))
 		n--;
-	if (n > RC4_CONF_MAX_SECTION)
-		n = RC4_CONF_MAX_SECTION;
-	memcpy(out, raw, n);
-	out[n] = '\0';
+	snprintf(out, RC4_CONF_MAX_SECTION + 1, "%.*s", (int)n, raw);
 }
