@@ -225,16 +225,8 @@ static unsigned group_log(size_t left, unsigned g)
 #define RC4K_BELOW_PRGA(n, G, W) \
 	((RC4K_LANES(n, G) + 1) * (256 * (W) + 64) + RC4K_SLACK)
 
-/* F's loops for 2^G lanes. */
-static rc4k_ksa_fn *ksa_of(const struct rc4k_lanes *f, size_t g)
-{
-	return f->ksa[g] ? f->ksa[g] : f->base->ksa[g];
-}
-
-static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
-{
-	return f->prga[g] ? f->prga[g] : f->base->prga[g];
-}
+/* F's LOOP (ksa or prga) for 2^G lanes. */
+#define LOOP_OF(f, loop, g) ((f)->loop[g] ? (f)->loop[g] : (f)->base->loop[g])
 
 /* One registry entry: FAM's loops with up to 2^G lanes.  Their frames
  * held copies of the lanes' states and keys, and spilled keystream words:
@@ -252,8 +244,8 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
 		(void)single;                                               \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
-			ksa_of(&rc4k_lanes_##fam, g)(st + i, key + i,       \
-						     len + i);              \
+			LOOP_OF(&rc4k_lanes_##fam, ksa, g)(st + i, key + i, \
+							   len + i);        \
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_KSA(n, G, W));                   \
 	}                                                                   \
@@ -265,8 +257,8 @@ static rc4k_prga_fn *prga_of(const struct rc4k_lanes *f, size_t g)
 		(void)single;                                               \
 		for (size_t i = 0, g; i < n; i += (size_t)1 << g) {         \
 			g = group_log(n - i, G);                            \
-			prga_of(&rc4k_lanes_##fam, g)(st + i, len, in + i,  \
-						      out + i);             \
+			LOOP_OF(&rc4k_lanes_##fam, prga, g)(st + i, len,    \
+							    in + i, out + i); \
 		}                                                           \
 		rc4k_wipe_below(RC4K_BELOW_PRGA(n, G, W));                  \
 	}                                                                   \

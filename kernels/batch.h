@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* batch.h - kernels that set up or run many independent RC4 streams at once.
- *
- * One RC4 stream is a serial chain of dependent loads and stores; several
+/* batch.h - kernels that set up or run many independent RC4 streams at
+ * once.  One stream is a serial chain of dependent loads and stores;
  * streams stepped in lockstep ("lanes") give the CPU independent work to
- * overlap.  A lane kernel reads and writes the same struct rc4k_state as
- * the single-stream kernels of its state layout (info.width), so a key it
- * set up can be continued by any of them, and the other way round; it
- * runs only for keys of the single-stream kernel's family (family.h).
- *
- * One batch kernel has no layout of its own (width 0): serial.c's, which
- * runs the single-stream kernel it is handed, key by key and stream by
- * stream, so that the batch calls are never slower than one stream at a
- * time.  Its keys are that kernel's. */
+ * overlap.  A lane kernel works on the struct rc4k_state of its layout
+ * (family.h), so the single-stream kernels of that layout continue its
+ * keys, and it theirs.  serial.c's kernel has no layout (width 0): it runs
+ * the single-stream kernel it is handed, key by key, so that the batch
+ * calls are never slower than one stream at a time. */
 #ifndef RC4K_BATCH_H
 #define RC4K_BATCH_H
 

@@ -6,17 +6,14 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
-static int live_sse41(void)
+/* Whether this CPU has FEAT (RC4K_FEAT_*).  libgcc's feature bits for
+ * AVX-512 are set only when XGETBV says the OS saves the opmask and ZMM
+ * state. */
+static int live(unsigned feat)
 {
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("sse4.1");
-}
-
-/* libgcc's feature bits for AVX-512 are set only when XGETBV says the OS
- * saves the opmask and ZMM state. */
-static int live_avx512bw_vl(void)
-{
-	__builtin_cpu_init();
+	if (feat == RC4K_FEAT_SSE41)
+		return __builtin_cpu_supports("sse4.1");
 	return __builtin_cpu_supports("avx512bw") &&
 	       __builtin_cpu_supports("avx512vl");
 }
@@ -28,13 +25,9 @@ int rc4k_have_invariant_tsc(void)
 	return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
 }
 #else
-static int live_sse41(void)
+static int live(unsigned feat)
 {
-	return 0;
-}
-
-static int live_avx512bw_vl(void)
-{
+	(void)feat;
 	return 0;
 }
 
@@ -57,15 +50,19 @@ int rc4k_feats_assumed(void)
 	return assumed != NULL;
 }
 
+static int have(unsigned feat)
+{
+	return assumed ? (*assumed & feat) != 0 : live(feat);
+}
+
 int rc4k_have_sse41(void)
 {
-	return assumed ? (*assumed & RC4K_FEAT_SSE41) != 0 : live_sse41();
+	return have(RC4K_FEAT_SSE41);
 }
 
 int rc4k_have_avx512bw_vl(void)
 {
-	return assumed ? (*assumed & RC4K_FEAT_AVX512BW_VL) != 0
-		       : live_avx512bw_vl();
+	return have(RC4K_FEAT_AVX512BW_VL);
 }
 
 unsigned rc4k_feats_from_cpuid(unsigned leaf1_ecx, unsigned leaf7_ebx)

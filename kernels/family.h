@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* family.h - which kernels set up and continue keys of one state layout.
- *
- * A key's layout is fixed by the kernel that set it up: 8-, 32- or 64-bit
- * cells (info.width 1, 4, 8).  Every kernel a key meets afterwards is of
- * that family, so a batch call runs its lanes only where their cells are
- * the single-stream kernel's (librc4tune(3), "Many keys at once"): keys
- * are then continued by the kernel that was measured and chosen, never by
- * one nobody chose.  A key holding keystream made ahead (rc4k.made_ahead)
- * waits for its own kernel to use it up. */
+/* family.h - which kernels set up and continue keys of one state layout:
+ * 8-, 32- or 64-bit cells (info.width 1, 4, 8), fixed by the kernel that
+ * set a key up.  A batch call runs its lanes only where their cells are
+ * the single-stream kernel's (librc4tune(3), "Many keys at once"), so keys
+ * are continued by the kernel that was measured and chosen, never by one
+ * nobody chose. */
 #ifndef RC4K_FAMILY_H
 #define RC4K_FAMILY_H
 

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* kernel.h - what every RC4 kernel provides, of either kind, and the
- * registry of them all.
- *
- * A kernel is a const struct of function pointers whose first member is
- * struct rc4k_info: lookup, usability, self-tests, --list, the config and
- * the selection handle every kind through that head.  A single-stream
- * kernel (struct rc4k) runs one key; a batch kernel (batch.h) steps many
- * keys together. */
+/* kernel.h - what every RC4 kernel provides, and the registry of them all.
+ * A kernel is a const struct whose first member, struct rc4k_info, is the
+ * head through which lookup, usability, self-tests, --list, the config and
+ * the selection handle every kind; a single-stream kernel (struct rc4k)
+ * runs one key, a batch kernel (batch.h) many together. */
 #ifndef RC4K_KERNEL_H
 #define RC4K_KERNEL_H
 

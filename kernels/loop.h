@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* loop.h - generators for the C kernel families.
- *
- * A family file (char.c, int.c, long.c) defines its state entry type
- * RC4K_T, the state member RC4K_M (c, i or l) and the name of its key
- * schedule RC4K_SETKEY, has RC4K_SET_KEY() define that, then one
- * RC4K_KERNEL line a kernel: a loop generator below, the index type I and the loop's
- * parameters.  The loops differ in shape, not in arithmetic, so each is
- * written once here. */
+/* loop.h - generators for the C kernel families.  A family file (char.c,
+ * int.c, long.c) defines its state entry type RC4K_T, the state member
+ * RC4K_M (c, i or l) and the name of its key schedule RC4K_SETKEY, has
+ * RC4K_SET_KEY() define that, then one RC4K_KERNEL line a kernel: a loop
+ * generator below, the index type I and the loop's parameters.  The loops
+ * differ in shape, not in arithmetic, so each is written once here. */
 #ifndef RC4K_LOOP_H
 #define RC4K_LOOP_H
 

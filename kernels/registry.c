@@ -13,10 +13,6 @@
 #define BATCH(id) extern const struct rc4k_batch rc4k_##id;
 #define LANES(id, ...) BATCH(id)
 #include "registry.def"
-#undef SINGLE
-#undef ASM
-#undef BATCH
-#undef LANES
 
 const struct rc4k_info *const rc4k_registry[] = {
 #define SINGLE(id) &rc4k_##id.info,
@@ -24,10 +20,6 @@ const struct rc4k_info *const rc4k_registry[] = {
 #define BATCH(id) SINGLE(id)
 #define LANES(id, ...) SINGLE(id)
 #include "registry.def"
-#undef SINGLE
-#undef ASM
-#undef BATCH
-#undef LANES
 	NULL,
 };
 

@@ -60,10 +60,9 @@ int rc4k_selftest_single(const struct rc4k_info *info)
 	k->set_key(&st, rfc_key, sizeof rfc_key);
 	size_t done = 0;
 	for (size_t i = 0; done < RFC_LEN; i++) {
-		size_t n = i < sizeof pieces / sizeof pieces[0] ? pieces[i]
-							     : RFC_LEN - done;
-		if (n > RFC_LEN - done)
-			n = RFC_LEN - done;
+		size_t n = RFC_LEN - done; /* the rest, after the pieces */
+		if (i < sizeof pieces / sizeof pieces[0] && pieces[i] < n)
+			n = pieces[i];
 		/* input at offset 5, output at offset 3: misaligned apart */
 		k->crypt(&st, n, zero + 5 + done, buf + 3 + done);
 		done += n;

@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* conf.c - read rc4tune.conf with inih, all or nothing.
- *
- * The file is read into memory first (it must be a regular file that only
- * its owner, root or us, can write, in directories others cannot write),
- * then scanned for what inih, once checked to be built as assumed
- * (inibuild.h), would misread without a word: long lines it splits, NUL
- * bytes that end its string, indented lines it appends to the previous
- * value, section names it cuts, text after a header that it drops.  Only
- * then does inih parse it, from memory, one line a call, so that line
- * numbers are known.  Any problem, or any inih
- * error, rejects the whole file. */
+/* conf.c - read rc4tune.conf with inih, all or nothing (conf.h).  inih
+ * parses the bytes from memory, one line a call so that line numbers are
+ * known, only after prescan found nothing it would misread. */
 #include <config.h>
 
 #include <ctype.h>
@@ -41,25 +33,6 @@ static const char *file_kind(mode_t mode)
 	       : S_ISCHR(mode)  ? "a character device"
 	       : S_ISBLK(mode)  ? "a block device"
 				: "not a regular file";
-}
-
-/* The SIZE bytes (what fstat said) of FD; one more means the file changed
- * under us.  Returns the NUL-terminated bytes, or NULL with WHY set. */
-static char *slurp(int fd, size_t size, size_t *len, char *why,
-		   size_t whysize)
-{
-	bool more;
-	char *buf = rc4_read_fd(fd, size, len, &more);
-
-	if (buf == NULL)
-		snprintf(why, whysize, "cannot read: %s", strerror(errno));
-	else if (more)
-		snprintf(why, whysize, "changed while being read");
-	if (buf != NULL && more) {
-		free(buf);
-		buf = NULL;
-	}
-	return buf;
 }
 
 /* Whether the file at PATH, open as FD with stat ST, may speak for this
@@ -141,6 +114,7 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	char *buf = NULL;
+	bool more = false;
 
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -150,11 +124,21 @@ static char *load(const char *path, size_t *len, int *missing, char *why,
 				 strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) != 0)
+	if (fstat(fd, &st) != 0) {
 		snprintf(why, whysize, "cannot stat: %s", strerror(errno));
-	else if (file_ok(path, &st, why, whysize) == 0)
-		buf = slurp(fd, (size_t)st.st_size, len, why, whysize);
+	} else if (file_ok(path, &st, why, whysize) == 0) {
+		buf = rc4_read_fd(fd, (size_t)st.st_size, len, &more);
+		if (buf == NULL)
+			snprintf(why, whysize, "cannot read: %s",
+				 strerror(errno));
+	}
 	close(fd);
+	/* one byte more than fstat said: the file changed under us */
+	if (more) {
+		snprintf(why, whysize, "changed while being read");
+		free(buf);
+		buf = NULL;
+	}
 	return buf;
 }
 
@@ -177,32 +161,26 @@ static int prescan(const char *buf, size_t len, const char **what)
 
 	while (rc4_ini_next(buf, len, &t)) {
 		const struct rc4_ini_line *l = &t.l;
-		if (memchr(t.p, '\0', t.n) != NULL) {
-			*what = "a NUL byte: not a text file";
+		bool head = l->kind == RC4_INI_HEADER;
+		bool text = l->kind != RC4_INI_BLANK &&
+			    l->kind != RC4_INI_COMMENT;
+
+		*what = memchr(t.p, '\0', t.n) != NULL
+				? "a NUL byte: not a text file"
+			: t.n > RC4_CONF_MAX_LINE ? "line longer than 198 bytes"
+			: text && l->indented && after_key
+				? "indented line: it would continue the "
+				  "previous value"
+			: head && l->name_len > RC4_CONF_MAX_SECTION
+				? "section name longer than 49 bytes"
+			: head && l->ignored != 0
+				? "text after the section header's ']', which "
+				  "inih ignores"
+				: NULL;
+		if (*what != NULL)
 			return t.num;
-		}
-		if (t.n > RC4_CONF_MAX_LINE) {
-			*what = "line longer than 198 bytes";
-			return t.num;
-		}
-		if (l->kind != RC4_INI_BLANK && l->kind != RC4_INI_COMMENT) {
-			if (l->indented && after_key) {
-				*what = "indented line: it would continue the "
-					"previous value";
-				return t.num;
-			}
-			after_key = l->kind != RC4_INI_HEADER;
-		}
-		if (l->kind == RC4_INI_HEADER &&
-		    l->name_len > RC4_CONF_MAX_SECTION) {
-			*what = "section name longer than 49 bytes";
-			return t.num;
-		}
-		if (l->kind == RC4_INI_HEADER && l->ignored != 0) {
-			*what = "text after the section header's ']', which "
-				"inih ignores";
-			return t.num;
-		}
+		if (text)
+			after_key = !head;
 	}
 	return 0;
 }

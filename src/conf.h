@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* conf.h - reading rc4tune.conf: the library's selection, and the lines
- * --check-conf looks at.
- *
- * A file is trusted whole or not at all: any line inih would misread (too
+/* conf.h - reading rc4tune.conf, for the selection and --check-conf.  A
+ * file is trusted whole or not at all: any line inih would misread (too
  * long, a NUL byte, a continuation line, a cut section name, text after a
  * header) or reject makes the whole file ignored, with file:line and the
  * reason; so does an inih not built as assumed (inibuild.h). */
@@ -21,8 +19,7 @@
 /* The configured sysconfdir's rc4tune.conf: what the tuner writes. */
 #define RC4_CONF_DEFAULT_PATH SYSCONFDIR "/rc4tune.conf"
 
-/* RC4TUNE_CONF (via secure_getenv) if set and not empty, else
- * RC4_CONF_DEFAULT_PATH: what the library reads. */
+/* RC4TUNE_CONF (secure_getenv) if not empty, else RC4_CONF_DEFAULT_PATH. */
 const char *rc4_conf_path(void);
 
 /* The sections that speak for this CPU, first to last in precedence:
@@ -44,8 +41,7 @@ struct rc4_conf {
 	int bad_line; /* a refused file: the line at fault, 0 if none */
 };
 
-/* What --check-conf sees of a file the reader accepts so far.  Members
- * may be NULL. */
+/* What --check-conf sees of a file accepted so far; members may be NULL. */
 struct rc4_conf_hooks {
 	/* Every line, numbered from 1, LEN bytes without its '\n'. */
 	void (*line)(void *arg, int num, const char *text, size_t len);
@@ -59,37 +55,29 @@ struct rc4_conf_hooks {
 /* Room for the reason rc4_conf_read gives for refusing a file. */
 #define RC4_CONF_WHY_MAX 512
 
-/* Collect what a config's bytes, BUF (LEN of them, in memory), say for
- * SECTION (a "cpu VENDOR FAMILY MODEL" name, or NULL), [pin] and
- * [default], with the checks the library makes on a file's bytes (size,
- * lines, inih).  Returns 0, or -1 when they are refused as a whole: then
- * WHY gets the reason and conf->bad_line the line at fault. */
+/* What BUF's LEN bytes say for SECTION (a CPU's section name, or NULL),
+ * [pin] and [default], checked as a file's bytes are (size, lines, inih).
+ * 0, or -1 when refused whole: WHY and conf->bad_line say why and where. */
 int rc4_conf_parse(const char *buf, size_t len, const char *section,
 		   struct rc4_conf *conf, const struct rc4_conf_hooks *hooks,
 		   char *why, size_t whysize);
 
-/* Read PATH (a file the library trusts: see above) and rc4_conf_parse its
- * bytes.  Returns 0 when read, 1 when PATH does not exist, -1 when the
- * file is refused as a whole (WHY and conf->bad_line as there; bad_line
- * 0 when the file itself is refused). */
+/* rc4_conf_parse of PATH if trusted: 0, 1 when PATH does not exist, -1
+ * when refused (as there; bad_line 0 when the file itself is refused). */
 int rc4_conf_read(const char *path, const char *section, struct rc4_conf *conf,
 		  const struct rc4_conf_hooks *hooks, char *why, size_t whysize);
 
-/* Whether rc4_conf_read would read PATH at all, without reading it: a
- * regular file within the size limit, trusted (owner, mode, directories).
- * 0, or -1 with WHY set: for bytes already read, which rc4_conf_parse
- * then reads as the library would. */
+/* Whether rc4_conf_read would read PATH (a regular file within the size
+ * limit, trusted: owner, mode, directories), for bytes read otherwise and
+ * then given to rc4_conf_parse.  0, or -1 with WHY set. */
 int rc4_conf_trusted(const char *path, char *why, size_t whysize);
 
-/* The bytes of PATH, read as rc4_conf_read reads them (a regular file it
- * trusts, within the size limit), malloc'ed and NUL-terminated, *LEN of
- * them; NULL when it does not exist or is refused. */
+/* PATH's bytes as rc4_conf_read reads them, malloc'ed, NUL-terminated,
+ * *LEN of them; NULL when it does not exist or is refused. */
 char *rc4_conf_load(const char *path, size_t *len);
 
-/* Whether the library would take BUF's LEN bytes as a config, with the
- * checks rc4_conf_read makes on a file's bytes (size, lines, inih): what
- * a writer checks before it replaces a file.  Returns 0, or -1 with WHY
- * and *LINE (the line at fault, 0 for the whole file). */
+/* rc4_conf_parse's verdict on BUF's LEN bytes, which a writer checks
+ * before it replaces a file: 0, or -1 with WHY and *LINE (0: the file). */
 int rc4_conf_check(const char *buf, size_t len, int *line, char *why,
 		   size_t whysize);
 

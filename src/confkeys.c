@@ -94,9 +94,7 @@ int rc4_conf_bytes(const char *value, size_t *bytes)
 
 const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 				       const struct rc4k *one, bool here,
-				       const struct rc4k_info *(*find)(
-					       enum rc4k_kind, const char *),
-				       const char **why)
+				       rc4_find_fn *find, const char **why)
 {
 	const struct rc4k_info *k =
 		name == NULL ? NULL : (find ? find : rc4k_find)(kind, name);

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* confkeys.h - every key a config section can hold, in one table, and the
- * one judgement of a section's keys: which kernel each kind of call gets
- * from it, its size split, and each key the library passes over, with
- * why.  The library's selection, --check-conf, --explain, --merge, the
- * record and the tuner's decision all loop over this table and judge
- * through rc4_keys_judge: none of them names a key of its own. */
+ * one judgement of a section's keys (rc4_keys_judge).  The selection, the
+ * tuner's checks, merge and record all go through them: none of them
+ * names a key of its own. */
 #ifndef RC4_CONFKEYS_H
 #define RC4_CONFKEYS_H
 
@@ -61,10 +59,10 @@ int rc4_key_next_kind(enum rc4_key k, int from);
  * (batch_kernel), or RC4_KEY_NONE. */
 enum rc4_key rc4_key_stand_in(enum rc4k_kind kind);
 
-/* short_below's largest value: longer calls are bulk, where one kernel
- * serves (and a size_t of every target holds it). */
-#define RC4_CONF_SHORT_MAX 1073741824 /* 1 GiB; a plain number, so that
-					* messages can say it */
+/* short_below's largest value, 1 GiB as a number messages can say:
+ * longer calls are bulk, where one kernel serves (and a size_t of every
+ * target holds it). */
+#define RC4_CONF_SHORT_MAX 1073741824
 
 /* VALUE as short_below: decimal digits only, 1 to RC4_CONF_SHORT_MAX,
  * into *BYTES; 0, or -1 when it is not such a number. */
@@ -77,19 +75,23 @@ struct rc4_conf_value {
 	int line;
 };
 
-/* The key of V that kind KIND's kernel is read from: its own where set,
- * else one standing in for it where that is set, else its own. */
+/* The key of V that KIND's kernel is read from: its own, or where that is
+ * not set and one standing in for it is, that one. */
 enum rc4_key rc4_key_read(const struct rc4_conf_value v[RC4_KEYS],
 			  enum rc4k_kind kind);
 
-/* A size split of the single kind (rc4tune.conf(5), short_kernel): a
- * call shorter than BELOW bytes on a key that LONG_KERNEL set up runs
- * SHORT_KERNEL, of its family, on the same state.  BELOW 0: no split. */
+/* A size split (rc4tune.conf(5), short_kernel): calls shorter than BELOW
+ * on a key LONG_KERNEL set up run SHORT_KERNEL, of its family, on the
+ * same state.  BELOW 0: no split. */
 struct rc4_split {
 	const struct rc4k *long_kernel, *short_kernel;
 	size_t below;
 	int line; /* the config line of short_kernel, 0 if none */
 };
+
+/* How a kernel name is looked up (rc4k_find; tests add broken kernels). */
+typedef const struct rc4k_info *rc4_find_fn(enum rc4k_kind kind,
+					    const char *name);
 
 /* How a section is judged. */
 struct rc4_keys_how {
@@ -99,8 +101,7 @@ struct rc4_keys_how {
 	/* The single-stream kernel whose keys the batch kinds run; NULL: the
 	 * section's own kernel, if it names one this build knows. */
 	const struct rc4k *single;
-	/* Looks a kernel name up (NULL: rc4k_find; tests add broken ones). */
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
+	rc4_find_fn *find; /* NULL: rc4k_find */
 };
 
 /* What a section gives each kind of call, as the library takes it. */
@@ -116,20 +117,16 @@ struct rc4_keys_use {
 	} bad[RC4_KEYS];
 };
 
-/* The section whose keys are V (indexed by enum rc4_key), judged HOW,
- * into U. */
+/* The section whose keys are V, judged HOW, into U. */
 void rc4_keys_judge(const struct rc4_conf_value v[RC4_KEYS],
 		    const struct rc4_keys_how *how, struct rc4_keys_use *u);
 
-/* The kernel of KIND named NAME, looked up by FIND (NULL: rc4k_find), as
- * a section judged HOW may name it: known; if HOW->here, usable here with
- * its self-test passed; for a batch kind, of ONE's family when ONE is not
- * NULL.  Else NULL, and *WHY (may be NULL) says why: NULL when there is
- * no such kernel. */
+/* The kernel of KIND named NAME as a section may name it: known to FIND
+ * (NULL: rc4k_find); if HERE, not refused (rc4k_refused); for a batch
+ * kind, of ONE's family if ONE.  Else NULL, and *WHY (may be NULL) says
+ * why: NULL when there is no such kernel. */
 const struct rc4k_info *rc4_key_kernel(enum rc4k_kind kind, const char *name,
 				       const struct rc4k *one, bool here,
-				       const struct rc4k_info *(*find)(
-					       enum rc4k_kind, const char *),
-				       const char **why);
+				       rc4_find_fn *find, const char **why);
 
 #endif

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* cpu.c - the CPU's identity and the section name the config keys it by.
- *
- * x86: vendor and display family and model, read with two CPUID
- * instructions (each a VM exit under a hypervisor, so not libcpuid's
- * hundred).  Elsewhere what the kernel shows of the CPU in /proc/cpuinfo
- * (arm's implementer and part, s390x's machine type), which arm64 also has
- * as MIDR_EL1; where the kernel shows nothing, the architecture's name.
- * One read of a small file at a program's first use, at most two. */
+/* cpu.c - the CPU's identity (rc4tune.conf(5), CPU IDENTITY).  x86: two
+ * CPUID instructions (each a VM exit under a hypervisor, so not libcpuid's
+ * hundred); elsewhere one read of a small file, at most two. */
 #include <config.h>
 
 #include <ctype.h>
@@ -158,9 +153,7 @@ static int s390_from_cpuinfo(struct rc4_cpu *cpu, const char *text)
 	if (machine < 0)
 		return -1;
 	memset(cpu, 0, sizeof *cpu);
-	if (vlen >= sizeof cpu->vendor)
-		vlen = sizeof cpu->vendor - 1;
-	memcpy(cpu->vendor, vendor, vlen);
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%.*s", (int)vlen, vendor);
 	cpu->model = (int)machine;
 	cpu->model_hex = 4;
 	return 0;

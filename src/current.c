@@ -24,13 +24,6 @@ _Atomic(const struct rc4_split *) rc4_split_now = &no_split;
 /* Held while the first use selects. */
 static pthread_mutex_t choosing = PTHREAD_MUTEX_INITIALIZER;
 
-/* RC4TUNE_DEBUG=1: the selection trails go to stderr. */
-static bool debug_on(void)
-{
-	const char *debug = secure_getenv("RC4TUNE_DEBUG");
-	return debug != NULL && strcmp(debug, "1") == 0;
-}
-
 /* Every kind's kernel at once, the config read once (rc4_select_all),
  * published; the lock held. */
 static void choose_all(void)
@@ -38,7 +31,8 @@ static void choose_all(void)
 	struct rc4_select_in in;
 	struct rc4_cpu cpu;
 	struct rc4_selection sel;
-	bool loud = debug_on();
+	const char *debug = secure_getenv("RC4TUNE_DEBUG");
+	bool loud = debug != NULL && strcmp(debug, "1") == 0;
 	static char trails[RC4K_KINDS][RC4_TRAIL_MAX];
 	int saved = errno; /* a missing config is normal: no ENOENT leaks out */
 

@@ -1,19 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* heuristic.c - the kernel a CPU gets when no config speaks for it.
- *
- * Data, not code paths: a table per kind of kernel, first matching row
- * wins.  Rows match the
+/* heuristic.c - the kernel a CPU gets when no config speaks for it: a
+ * table per kind, first matching row wins (heuristic.h).  Rows match the
  * vendor string, display family and display model only.  Never the
  * hyper-threading bit: dual-core K8 and Core 2 set it too, and reading it as
  * "Pentium 4" cost K8 25 % in OpenSSL 0.9.8.  Never codename strings: they
  * lag behind new CPUs (libcpuid 0.6.2 calls Emerald Rapids "Xeon (Conroe)").
- *
- * A row names kernels in order of preference, the one measured best
- * first: a build without it (not x86-64) or a CPU that cannot run it
- * (no AVX-512) takes the next, and the trail says why.  Each row says what
- * it rests on (heuristic.h: enum rc4_rule_basis) and names its profiles,
- * data/profiles/NAME.json, which tests/rules/test_rules.py holds it against: a
- * row claims only the models it was measured on. */
+ * A row claims only the models it was measured on; its figures are on its
+ * profiles' pages, doc/cpus/NAME.md, "Rules and why" (published ones in
+ * doc/cpus/published.md). */
 #include <config.h>
 
 #include <limits.h>
@@ -58,20 +52,13 @@ static const char core2[] =
 	"int-8x"
 
 static const struct rc4_rule single_rules[] = {
-	/* OpenSSL rc4-586.pl (the RC4_set_key comment): the 8-bit schedule
-	 * runs 3.5x faster than the 32-bit one on P4; rc4-x86_64.pl (May
-	 * 2005): RC4_CHAR 2.7x faster than RC4_INT on a P4 Xeon, and
-	 * rc4-586.pl: the unrolled char loop is 20 % slower there, so 1x. */
+	/* the unrolled char loop is 20 % slower there, so 1x */
 	PUBLISHED("GenuineIntel", 15, 15, 0, INT_MAX,
 		  "Intel family 15 (Pentium 4): 8-bit state, one byte a trip "
 		  "(published: OpenSSL's RC4_CHAR 2.7-3.5x faster than RC4_INT)",
 		  "char-1x"),
 
-	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29):
-	 * doc/cpus/GenuineIntel-6-15.md, Current table (64-bit, 8 KiB: char
-	 * 183.2 vs int 129.4 MB/s) and rc4-x86_64.pl (March 2007): the int
-	 * paths hit a partial-register stall, the folded char loop is "the optimal fit
-	 * for Core2". */
+	/* Core 2 (Merom/Conroe 15, Merom-L 22, Penryn 23, Dunnington 29) */
 	{ "GenuineIntel", 6, 6, 15, 15, { "char-1x" }, RC4_RULE_PUBLISHED,
 	  CORE2, core2 },
 	{ "GenuineIntel", 6, 6, 22, 23, { "char-1x" }, RC4_RULE_PUBLISHED,
@@ -79,65 +66,41 @@ static const struct rc4_rule single_rules[] = {
 	{ "GenuineIntel", 6, 6, 29, 29, { "char-1x" }, RC4_RULE_PUBLISHED,
 	  CORE2, core2 },
 
-	/* P6 up to Yonah (Pentium Pro/II/III, Pentium M, Core Duo: models
-	 * 0-14): rc4-586.pl: with the 8-bit schedule "PIII exhibits >2x
-	 * deterioration". */
 	PUBLISHED("GenuineIntel", 6, 6, 0, 14,
 		  "Intel P6 (Pentium Pro/II/III/M, family 6, models 0-14): "
 		  "32-bit state (published: 8-bit state over 2x slower on "
 		  "PIII)",
 		  "int-8x"),
 
-	/* K8, every revision, single- or dual-core (the dual-core ones set
-	 * the HT bit): doc/cpus/AuthenticAMD-15-65.md, Current table (rev F,
-	 * 64-bit, 8 KiB: int 484.9 vs char 362.8 MB/s); rc4-586.pl: Opteron
-	 * over 2x slower with the 8-bit schedule. */
 	RULE("AuthenticAMD", 15, 15, 0, INT_MAX, RC4_RULE_PUBLISHED, K8,
 	     "AMD family 15 (K8, any revision and core count): 32-bit state "
 	     "(published: int 484.9 vs char 362.8 MB/s)",
 	     "int-8x"),
 
-	/* Zen 1: the 16x gathers lead, SSE2 and SSE4.1, int and long within
-	 * 2.4 %, int-16x-sse2 0.997-1.00 of the best over the profile's runs
-	 * (doc/cpus/AuthenticAMD-23-1.md, "Rules and why"); the ring loops
-	 * 0.91-0.93.  Its 32-bit cells are those of the lanes that lead both
-	 * batch calls here. */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
 	     "AMD family 23 model 1 (Zen 1): 32-bit state, 16 bytes gathered "
 	     "by SSE2 (measured 0.997-1.00 of the best; the 32-bit lanes lead "
 	     "the batch calls)",
 	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
-	/* Zen+ and Zen 2 (models 8, 24, 49, 71, 96, 104, 113, 144...): the
-	 * family's one profile's best. */
+	/* Zen+ and Zen 2 (models 8, 24, 49, 71, 96, 104, 113, 144...) */
 	RULE("AuthenticAMD", 23, 23, 0, INT_MAX, RC4_RULE_FAMILY, ZEN1,
 	     "AMD family 23, other models (Zen+, Zen 2): the best worst case "
 	     "over the family's profiles, 16 bytes gathered by SSE2",
 	     "int-16x-sse2", "long-16x-sse41", "int-8x"),
 
-	/* Zen 3 (Milan): long-16x-sse41 the best in each of the profile's
-	 * three runs; int-16x-sse41 0.92-0.98 (0.946 on average), the
-	 * other 16x gathers 0.89-0.92; the ring loops fall off from 256 B
-	 * (long-ring5-sse41 0.82-0.86). */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): 64-bit state, 16 bytes gathered "
 	     "by SSE4.1 (measured the best in all three runs)",
 	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
-	/* Zen 4 (Genoa): long-16x-sse41 0.967, char-ring5-sse41 0.965 and
-	 * char-16x-sse41 0.964 of the best, within the tie window; the
-	 * 8-bit cells because their lanes lead both batch calls
-	 * (char-8lane-asm 1.00), where the 64-bit family's best is 0.70
-	 * (set_keys) and 0.83 (crypt_many).  The ring loop is the faster at
-	 * a good placement, slower at a bad one (doc/cpus/AuthenticAMD-25-17.md,
-	 * "Rules and why"). */
+	/* Zen 4: the 8-bit cells, within the tie window of the best, because
+	 * their lanes lead both batch calls. */
 	RULE("AuthenticAMD", 25, 25, 17, 17, RC4_RULE_MODELS, ZEN4,
 	     "AMD family 25 model 17 (Zen 4): 8-bit state, S[x] read 5 bytes "
 	     "ahead (measured 0.965 of the best, within the tie window, and "
 	     "the 8-bit lanes lead the batch calls)",
 	     "char-ring5-sse41", "long-16x-sse41", "int-8x"),
-	/* Vermeer, Raphael, Phoenix...: the best worst case over Zen 3 and
-	 * Zen 4, one kernel for both (1.00 on Zen 3, 0.97 on Zen 4); no
-	 * AVX-512 kernel tells Zen 4 apart for the better (char-ring4-avx512
-	 * 0.88 there). */
+	/* Vermeer, Raphael, Phoenix...: no AVX-512 kernel tells Zen 4 apart
+	 * for the better (char-ring4-avx512 0.88 there). */
 	RULE("AuthenticAMD", 25, 25, 0, INT_MAX, RC4_RULE_FAMILY,
 	     ZEN3 " " ZEN4,
 	     "AMD family 25, other models (Zen 3, Zen 4): the best worst case "
@@ -145,9 +108,6 @@ static const struct rc4_rule single_rules[] = {
 	     "SSE4.1 (measured 0.97 of the best or more on both)",
 	     "long-16x-sse41", "long-16x-sse2", "int-8x"),
 
-	/* Zen 5: the ring4 loop behind a keystream buffer first at every
-	 * size (1.02-1.10x long-ring4), the ring loops of 8-bit state 0.91
-	 * and 0.99 without the buffer. */
 	RULE("AuthenticAMD", 26, 26, 2, 2, RC4_RULE_MODELS, ZEN5,
 	     "AMD family 26 model 2 (Zen 5): 8-bit state, S[x] read 4 ahead "
 	     "from any x, short calls from 1 KiB of keystream made ahead "
@@ -162,10 +122,8 @@ static const struct rc4_rule single_rules[] = {
 	     "char-ahead-ring4-avx512", "char-ring5-sse41", "long-16x-sse41",
 	     "int-8x"),
 
-	/* Emerald Rapids (a loaded profile): the ring loops behind a
-	 * keystream buffer lead (0.98), the wide-cell rings close behind
-	 * (long-ring4-avx512 0.96, int-ring4-sse41 0.95); byte stores cost
-	 * nothing extra here, unlike Zen 3. */
+	/* Emerald Rapids (a loaded profile): byte stores cost nothing extra
+	 * here, unlike Zen 3. */
 	RULE("GenuineIntel", 6, 6, 207, 207, RC4_RULE_MODELS, EMR,
 	     "Intel family 6 model 207 (Emerald Rapids): 8-bit state, S[x] "
 	     "read 5 ahead, short calls from keystream made ahead (measured "
@@ -181,13 +139,10 @@ static const struct rc4_rule single_rules[] = {
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_set_keys: the eight key schedules in assembly lead on the
- * profiles with the call's own figures, of one layout or the other
- * (int-8lane-asm on Zen 1 and Zen 3, char-8lane-asm on Zen 4, and on
- * Emerald Rapids at 0.99), but for Rocket Lake and Zen 5, where
- * char-8lane leads and char-8lane-asm is 0.97 and 0.96.  A walk takes
- * the first of the single-stream kernel's family (one layout family per
- * key): serial where it has no lanes measured (64-bit cells). */
+/* rc4tune_set_keys: the assembly lanes lead on the profiles, of one layout
+ * or the other, but for Rocket Lake and Zen 5, where char-8lane leads and
+ * char-8lane-asm is 0.97 and 0.96.  A walk takes the first of the
+ * single-stream kernel's family: serial for the 64-bit cells. */
 static const struct rc4_rule set_keys_rules[] = {
 	RULE(NULL, 0, INT_MAX, 0, INT_MAX, RC4_RULE_ANY, ALL,
 	     "any CPU: 8 key schedules at once in the assembly loop (measured "
@@ -199,45 +154,29 @@ static const struct rc4_rule set_keys_rules[] = {
 	{ NULL, 0, 0, 0, 0, { NULL }, RC4_RULE_ANY, NULL, NULL },
 };
 
-/* rc4tune_crypt_many: on Zen 1 and Zen 3 the 32-bit lanes in assembly
- * lead (serial 0.84 and 0.95 of them), on Emerald Rapids and Rocket Lake
- * too; on Zen 4 and Zen 5 the 8-bit ones (serial 0.83 and 0.75).
- * Within the single-stream kernel's family, one stream at a time leads on
- * the profiles whose rule names no lanes: Zen 3 (64-bit cells, no lanes
- * measured) and Rocket Lake (8-bit: char-4lane 0.94-0.99 of serial,
- * doc/cpus/GenuineIntel-6-167.md). */
+/* rc4tune_crypt_many: within the single-stream kernel's family, one
+ * stream at a time leads where a rule names no lanes: Zen 3 (64-bit cells,
+ * no lanes measured) and Rocket Lake (8-bit: char-4lane 0.94-0.99 of
+ * serial). */
 static const struct rc4_rule crypt_many_rules[] = {
-	/* Zen 1: the 32-bit lanes in assembly, the single-stream rule's
-	 * layout (1.00 in each run; serial 0.79-0.80, char-8lane-asm
-	 * 0.85-0.86). */
 	RULE("AuthenticAMD", 23, 23, 1, 1, RC4_RULE_MODELS, ZEN1,
 	     "AMD family 23 model 1 (Zen 1): 8 streams of 32-bit state in "
 	     "assembly (measured the best; serial 0.79-0.80)",
 	     "int-8lane-asm", "serial"),
-	/* Zen 3: no lanes of the kernel's 64-bit cells measured; serial
-	 * 0.94-0.96 of the 32-bit lanes in assembly, which lead, and the
-	 * 8-bit ones 0.75-0.81 of those. */
 	RULE("AuthenticAMD", 25, 25, 1, 1, RC4_RULE_MODELS, ZEN3,
 	     "AMD family 25 model 1 (Zen 3): the single-stream kernel, stream "
 	     "by stream (the best of its 64-bit family, 0.95 of int-8lane-asm)",
 	     "serial"),
-	/* Emerald Rapids: the 32-bit lanes in assembly, two groups of four,
-	 * every lane's loads before its stores (1.00; serial 0.65); for the
-	 * single rule's 8-bit keys the 8-bit ones (913 and 726 MB/s in the
-	 * profile's two runs, serial on char-ring4-avx512 633 and 450). */
+	/* Emerald Rapids: char-8lane-asm for the single rule's 8-bit keys */
 	RULE("GenuineIntel", 6, 6, 207, 207, RC4_RULE_MODELS, EMR,
 	     "Intel family 6 model 207 (Emerald Rapids): 8 streams of 32-bit "
 	     "state in assembly (measured the best; serial 0.65)",
 	     "int-8lane-asm", "char-8lane-asm", "serial"),
-	/* Zen 4: the 8-bit lanes in assembly, the single-stream rule's
-	 * layout (1.00 in each run; int-8lane-asm 0.96, serial 0.83). */
 	RULE("AuthenticAMD", 25, 25, 17, 17, RC4_RULE_MODELS, ZEN4,
 	     "AMD family 25 model 17 (Zen 4): 8 streams of 8-bit state in "
 	     "assembly (measured the best, serial 0.83)",
 	     "char-8lane-asm", "serial"),
-	/* Zen 5: the 8-bit lanes in assembly, the single rule's layout
-	 * (1.00 in each run of its profile).  AMD's newest measured family,
-	 * so it also covers the later ones. */
+	/* AMD's newest measured family, so it also covers the later ones. */
 	RULE("AuthenticAMD", 26, INT_MAX, 0, INT_MAX, RC4_RULE_FAMILY, ZEN5,
 	     "AMD family 26 and later: 8 streams of 8-bit state in assembly "
 	     "(measured the best on Zen 5)",

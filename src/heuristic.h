@@ -5,8 +5,8 @@
 #define RC4_HEURISTIC_H
 
 #include <stdbool.h>
+#include "confkeys.h"
 #include "cpu.h"
-#include "kernels/kernel.h"
 
 /* What a rule rests on, and so what tests/rules/test_rules.py holds it to
  * against the profiles in data/profiles/ (one JSON file a CPU). */
@@ -26,8 +26,7 @@ enum rc4_rule_basis {
 	RC4_RULE_PUBLISHED,
 };
 
-/* A row of a kind's table; a table ends with a row whose kernels are
- * NULL. */
+/* A row of a kind's table; a table ends with a row without kernels. */
 struct rc4_rule {
 	const char *vendor;         /* NULL: any */
 	int family_min, family_max; /* display family, inclusive */
@@ -40,8 +39,7 @@ struct rc4_rule {
 	/* the profiles it was held against, by file name without .json,
 	 * blank-separated; NULL: none */
 	const char *profiles;
-	/* what --heuristic, --explain and the trail show; it names the
-	 * profiles too */
+	/* what --heuristic, --explain and the trail show */
 	const char *why;
 };
 
@@ -52,17 +50,12 @@ const struct rc4_rule *rc4_heuristic_rules(enum rc4k_kind kind);
 const struct rc4_rule *rc4_heuristic_match(enum rc4k_kind kind,
 					   const struct rc4_cpu *cpu);
 
-/* The kernels of KIND that the rules give for CPU (NULL: not identified),
- * in order of preference, NULL-terminated, whether or not this build has
- * them; or NULL when no rule matches.  *RULE (if not NULL) gets a
- * one-line description of the rule that fired (or of why none did). */
+/* The kernels of KIND, NULL-terminated, that the rules give for CPU (NULL:
+ * not identified), whether or not this build has them; NULL when no rule
+ * matches.  *RULE (if not NULL) gets the rule's why, or why none fired. */
 const char *const *rc4_heuristic_rule(enum rc4k_kind kind,
 				      const struct rc4_cpu *cpu,
 				      const char **rule);
-
-/* How a walk looks a kernel up (rc4k_find; tests add broken kernels). */
-typedef const struct rc4k_info *rc4_find_fn(enum rc4k_kind kind,
-					    const char *name);
 
 /* Told of each kernel of the rule that a walk passes over, and why;
  * MORE: another kernel of the rule follows. */
@@ -78,18 +71,13 @@ const struct rc4k_info *rc4_rule_walk(const struct rc4_rule *rule,
 				      void *arg);
 
 /* The one walk from the rule for CPU to a kernel of KIND, for the
- * library's selection, the tuner, --heuristic and --explain alike: the
- * rule's kernels in order, passing over one FIND does not know (not in
- * this build) and, when HERE, one that rc4k_refused (kernel.h) refuses
- * (this CPU cannot run it, or it fails its self-test).  Without HERE the
- * CPU is not here to ask (a CPUID dump's): a kernel passes unless the
- * features the tuner assumed for that CPU (rc4k_feats_assume) say it
- * cannot run it.  For the batch kinds, ONE (NULL: any) is the
- * single-stream kernel whose keys they run: a kernel of another family
- * (rc4k_misfit_reason) is passed over too, so a rule lists a batch kernel
+ * selection, the tuner, --heuristic and --explain alike: the rule's
+ * kernels in order, passing over one FIND does not know, one rc4k_refused
+ * refuses when HERE, else (a CPUID dump's CPU) one the features assumed
+ * for it (rc4k_feats_assume) cannot run, and for a batch kind one of
+ * another family than ONE's (NULL: any), so a rule lists a batch kernel
  * for each family.  *RULE as rc4_heuristic_rule's; SKIPPED (may be NULL)
- * hears of each kernel passed over.  Returns the kernel, or NULL when
- * none is left: then the portable default applies. */
+ * hears of each kernel passed over.  NULL when none is left. */
 const struct rc4k_info *rc4_heuristic_walk(enum rc4k_kind kind,
 					   const struct rc4k *one,
 					   const struct rc4_cpu *cpu, bool here,

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* inibuild.c - whether the linked inih is built as the config reader
- * assumes (inibuild.h).  configure runs this check against the inih it
- * links, and rc4_conf_read before each file it parses, since a shared
- * libinih can be replaced after the build: a few parses of a few lines
- * in memory, through ini_parse_stream as conf.c calls it.
- *
- * No config.h: configure compiles this file before config.h exists. */
+/* inibuild.c - whether the linked inih is built as assumed (inibuild.h),
+ * by a few parses in memory through ini_parse_stream as conf.c calls it.
+ * configure runs it, and rc4_conf_parse before each parse, since a shared
+ * libinih can be replaced after the build.  No config.h: configure
+ * compiles this file before config.h exists. */
 #include <ini.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* inibuild.h - the inih build that the config reader (conf.c), the reading
- * of a line (iniline.c) and the tuner's merge assume: Debian's.  Its limits,
- * and the check that the linked inih is built so. */
+/* inibuild.h - the inih build the config's readers assume (Debian's): its
+ * limits, and the check that the linked inih is built so. */
 #ifndef RC4_INIBUILD_H
 #define RC4_INIBUILD_H
 
@@ -14,9 +13,8 @@
  * longer names: a cut name could match another section. */
 #define RC4_CONF_MAX_SECTION 49
 
-/* 0 when the linked inih reads as assumed: a line of RC4_CONF_MAX_LINE
- * bytes and a section name of RC4_CONF_MAX_SECTION bytes whole, and every
- * line as rc4_ini_line (iniline.h) says.  Else -1, WHY naming the build
+/* 0 when the linked inih reads lines and section names of the sizes above
+ * whole, and lines as rc4_ini_line says; else -1, WHY naming the build
  * option that differs and what inih did. */
 int rc4_ini_build_check(char *why, size_t whysize);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* iniline.h - what inih makes of one line: the single reading of INI
- * lines that the config reader, --check-conf and the tuner's merge share,
- * so none of them can see a file differently from the library. */
+/* iniline.h - what inih makes of one line, the one reading the config
+ * reader, --check-conf and the merge share: none sees a file otherwise. */
 #ifndef RC4_INILINE_H
 #define RC4_INILINE_H
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* key.c - the key API: set up a key with the current kernel, then crypt
- * with the kernel that key remembers. */
+/* key.c - the key API: set up with the current kernel, crypt with the
+ * kernel the key remembers. */
 #include <config.h>
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include "kernels/family.h"
 #include "kernels/wipe.h"
@@ -134,15 +135,14 @@ void rc4_keys_set(const struct rc4k *one, const struct rc4k_batch *b,
 int rc4tune_set_keys(rc4tune_key *keys, size_t n, const void *const *data,
 		     const size_t *len)
 {
-	if (n > 0 && (keys == NULL || data == NULL || len == NULL)) {
+	bool bad = n > 0 && (keys == NULL || data == NULL || len == NULL);
+
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = data[i] == NULL || len[i] < 1 || len[i] > 256;
+	if (bad) {
 		errno = EINVAL;
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (data[i] == NULL || len[i] < 1 || len[i] > 256) {
-			errno = EINVAL;
-			return -1;
-		}
 	rc4_keys_set(rc4k_single(rc4_current(RC4K_SINGLE)),
 		     rc4k_batch(rc4_current(RC4K_SET_KEYS)), keys, n, data, len);
 	return 0;
@@ -183,18 +183,17 @@ void rc4_keys_crypt(const struct rc4k_batch *b, rc4tune_key *keys, size_t n,
 void rc4tune_crypt_many(rc4tune_key *keys, size_t n, size_t len,
 			const void *const *in, void *const *out)
 {
+	bool bad = keys == NULL || in == NULL || out == NULL;
+
 	if (n == 0 || len == 0)
 		return;
 	/* as rc4tune_crypt, and all or nothing: one bad stream, none run */
-	if (keys == NULL || in == NULL || out == NULL) {
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = keys[i].kernel == NULL || in[i] == NULL || out[i] == NULL;
+	if (bad) {
 		errno = EINVAL;
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (keys[i].kernel == NULL || in[i] == NULL || out[i] == NULL) {
-			errno = EINVAL;
-			return;
-		}
 	rc4_keys_crypt(rc4k_batch(rc4_current(RC4K_CRYPT_MANY)), keys, n, len,
 		       in, out);
 }

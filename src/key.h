@@ -8,10 +8,9 @@
 #include "kernels/batch.h"
 #include "rc4tune.h"
 
-/* The kernel that a call of LEN bytes on KEY (set up) runs: the key's
- * own, or the short kernel of the split in use (rc4_split_now) when the
- * call is shorter than its threshold and the key is the split's long
- * kernel's.  What rc4tune_crypt, rc4tune_skip and serial streams run. */
+/* The kernel a call of LEN bytes on KEY runs (rc4tune_crypt, rc4tune_skip,
+ * serial streams): the key's own, or the split's short kernel (select.h,
+ * rc4_split_now) for a short call on a key of its long kernel. */
 const struct rc4k *rc4_crypt_kernel(const rc4tune_key *key, size_t len);
 
 /* rc4tune_set_key with K, the arguments checked by the caller. */
@@ -19,9 +18,8 @@ void rc4_key_set(const struct rc4k *k, rc4tune_key *key, const void *data,
 		 size_t len);
 
 /* rc4tune_set_keys with ONE the single-stream kernel and B the set_keys
- * kernel: B sets the keys up where it fits ONE's family (family.h), else
- * ONE does, key by key; either way the keys continue with ONE.  The
- * arguments are checked by the caller. */
+ * kernel, or serial where B does not fit ONE's family; the keys continue
+ * with ONE.  The arguments are checked by the caller. */
 void rc4_keys_set(const struct rc4k *one, const struct rc4k_batch *b,
 		  rc4tune_key *keys, size_t n, const void *const *data,
 		  const size_t *len);

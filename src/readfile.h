@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* readfile.h - a whole small file into memory: the one reader of the
- * config (conf.c, the tuner's writer), the kernel's CPU files (cpu.c) and
- * the tests. */
+/* readfile.h - a whole small file into memory: the config's, the CPU
+ * files' and the tests' one reader. */
 #ifndef RC4_READFILE_H
 #define RC4_READFILE_H
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sectionname.c - which section is a CPU's and what kind a section is
- * (sectionname.h): the names the library and the tuner share. */
+/* sectionname.c - the names of rc4tune.conf's sections (sectionname.h). */
 #include <config.h>
 
 #include <ctype.h>
@@ -9,11 +8,10 @@
 #include <strings.h>
 #include "sectionname.h"
 
-/* Some vendor strings have blanks ("  Shanghai  ", "VIA VIA VIA "): the
- * ends are dropped and inner runs become one '_', so the section name
- * stays three words after "cpu".  A hypervisor may put anything there: a
- * byte that is not printable or that INI reads specially becomes '_', and
- * a vendor of blanks or NULs alone is "_". */
+/* A vendor's blanks ("  Shanghai  ", "VIA VIA VIA "): the ends dropped,
+ * inner runs one '_', so the name stays three words after "cpu".  A
+ * hypervisor may put anything there: a byte not printable or special to
+ * INI becomes '_' too. */
 void rc4_section_name(const struct rc4_cpu *cpu, char buf[RC4_SECTION_MAX])
 {
 	size_t len = strnlen(cpu->vendor, sizeof cpu->vendor);
@@ -105,8 +103,5 @@ void rc4_section_key(const char *raw, size_t n,
 	}
 	while (n > 0 && isspace((unsigned char)raw[n - 1]))
 		n--;
-	if (n > RC4_CONF_MAX_SECTION)
-		n = RC4_CONF_MAX_SECTION;
-	memcpy(out, raw, n);
-	out[n] = '\0';
+	snprintf(out, RC4_CONF_MAX_SECTION + 1, "%.*s", (int)n, raw);
 }

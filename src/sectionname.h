@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* sectionname.h - the names of rc4tune.conf's sections: which section is a
- * CPU's (the one identity) and what kind a section is.  The library's
- * config reader and selection, and the tuner (--explain, --check-conf,
- * its writer and merges), all name sections through it; the tuner's side
- * reads and writes whole sections (tuner/section.h). */
+/* sectionname.h - the names of rc4tune.conf's sections, which the library
+ * and the tuner share: which section is a CPU's (the one identity) and
+ * what kind a section is.  Whole sections are the tuner's (section.h). */
 #ifndef RC4_SECTIONNAME_H
 #define RC4_SECTIONNAME_H
 
@@ -11,8 +9,6 @@
 #include <stddef.h>
 #include "cpu.h"
 #include "inibuild.h"
-
-/* --- The identity: which section is a CPU's. */
 
 /* The section name of CPU: "cpu VENDOR FAMILY MODEL" (cpu.h's identity,
  * blanks in the vendor string made '_'). */
@@ -34,9 +30,7 @@ int rc4_section_here(struct rc4_cpu *cpu, char name[RC4_SECTION_MAX],
  * decimal without leading zeros or as 0x and lowercase hex digits. */
 bool rc4_section_cpu_ok(const char *name);
 
-/* --- What a section is. */
-
-/* The kinds of section the format has (rc4tune.conf(5)). */
+/* The kinds of section (rc4tune.conf(5)). */
 enum rc4_section_kind {
 	RC4_SECTION_OTHER,   /* none of these: the library ignores it */
 	RC4_SECTION_PIN,     /* [pin]: the sysadmin's, outranks the rest */

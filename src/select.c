@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* select.c - which kernel of a kind new keys use: the precedence of
- * librc4tune(3) SELECTION as a list of steps, each proposing a kernel or
- * saying why not, for RC4TUNE_DEBUG=1 and rc4tune --explain. */
+/* select.c - the precedence of librc4tune(3) SELECTION as a list of steps,
+ * each proposing a kernel or saying why not (RC4TUNE_DEBUG=1, --explain). */
 #include <config.h>
 
 #include <stdarg.h>
@@ -30,7 +29,7 @@ struct sel {
 	/* A config step's key, RC4_KEY_NONE for the other steps (whose
 	 * names select_kind judges); its section, judged (rc4_keys_judge). */
 	enum rc4_key row;
-	int slot; /* RC4_CONF_PIN ... */
+	int slot; /* a config step's section: RC4_CONF_PIN ... */
 	struct rc4_keys_use use;
 };
 
@@ -127,16 +126,19 @@ static void split_passed(struct sel *s)
 	}
 }
 
-/* The kind's kernel from config section SLOT (named SECTION), judged with
- * the section's other keys (rc4_keys_judge). */
-static const char *from_conf(struct sel *s, int slot, const char *section)
+/* The kind's kernel from the step's config section (s->slot), judged
+ * with the section's other keys (rc4_keys_judge). */
+static const char *from_conf(struct sel *s)
 {
+	const char *section = s->slot == RC4_CONF_PIN	  ? "pin"
+			      : s->slot == RC4_CONF_DEFAULT ? "default"
+							    : s->section;
+
 	if (conf(s) != 0)
 		return NULL;
-	const struct rc4_conf_value *v = s->conf.value[slot];
+	const struct rc4_conf_value *v = s->conf.value[s->slot];
 	struct rc4_keys_how how = { true, s->in->single, s->in->find };
 	rc4_keys_judge(v, &how, &s->use);
-	s->slot = slot;
 	/* the key the library read: the kind's own, else one standing in */
 	enum rc4_key from = rc4_key_read(v, s->kind);
 	int others = s->conf.others[s->kind];
@@ -150,7 +152,7 @@ static const char *from_conf(struct sel *s, int slot, const char *section)
 	}
 	if (s->kind == RC4K_SINGLE)
 		split_passed(s);
-	if (slot == RC4_CONF_CPU && others > 0) {
+	if (s->slot == RC4_CONF_CPU && others > 0) {
 		say(s, "config: no %s in [%s], but %d other CPU section%s "
 		       "set one: tuned on another CPU? (rc4tune "
 		       "--generate-conf tunes this one)",
@@ -183,17 +185,7 @@ static const char *from_cpu_section(struct sel *s)
 	if (conf(s) != 0)
 		say(s, "config: this CPU has no section ([%s]): %s", s->section,
 		    s->conf_rc > 0 ? "no config file" : "the file is ignored");
-	return from_conf(s, RC4_CONF_CPU, s->section);
-}
-
-static const char *from_pin(struct sel *s)
-{
-	return from_conf(s, RC4_CONF_PIN, "pin");
-}
-
-static const char *from_default(struct sel *s)
-{
-	return from_conf(s, RC4_CONF_DEFAULT, "default");
+	return from_conf(s);
 }
 
 static void skipped(void *arg, const char *name, const char *why, bool more)
@@ -220,7 +212,8 @@ static const char *from_heuristic(struct sel *s)
 /* The split of the config section that chose the single kind's kernel,
  * into HOW, and the trail says it or why it is passed over.  Only a
  * config step's: RC4TUNE_KERNEL and the rules name one kernel. */
-static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how)
+static void split_of(struct sel *s, const struct rc4k *k,
+		     struct rc4_choice *how)
 {
 	if (s->row == RC4_KEY_NONE || s->kind != RC4K_SINGLE)
 		return;
@@ -234,10 +227,11 @@ static void split_of(struct sel *s, const struct rc4k *k, struct rc4_choice *how
 		split_passed(s);
 }
 
-/* The precedence, first to last (enum rc4_source's order); the portable
- * default comes after. */
+/* The precedence, first to last (enum rc4_source's order: a config step's
+ * section is its place after RC4_FROM_CONF); the portable default comes
+ * after. */
 static const char *(*const precedence[])(struct sel *) = {
-	from_env, from_pin, from_cpu_section, from_default, from_heuristic,
+	from_env, from_conf, from_cpu_section, from_conf, from_heuristic,
 };
 _Static_assert(sizeof precedence / sizeof precedence[0] == RC4_FROM_PORTABLE,
 	       "one step for each enum rc4_source before the portable default");
@@ -261,6 +255,7 @@ static const struct rc4k_info *select_kind(struct sel *s, enum rc4k_kind kind,
 	for (size_t i = 0; i < sizeof precedence / sizeof precedence[0]; i++) {
 		s->line = 0;
 		s->row = RC4_KEY_NONE;
+		s->slot = (int)i - RC4_FROM_CONF;
 		const char *name = precedence[i](s);
 		if (name == NULL)
 			continue;

@@ -14,19 +14,16 @@
 /* Room for a whole selection trail. */
 #define RC4_TRAIL_MAX 4096
 
-/* What the selection looks at: the live values (rc4_select_live) or, in
- * tests, fixtures. */
+/* What the selection looks at: the live values, or tests' fixtures. */
 struct rc4_select_in {
 	/* Each kind's environment variable (rc4k_kinds[].env), or NULL. */
 	const char *env[RC4K_KINDS];
 	const char *conf;          /* the config file's path */
 	const struct rc4_cpu *cpu; /* NULL: not identified ... */
 	const char *cpu_why;       /* ... and why */
-	/* Looks a kernel name up (rc4k_find; tests add broken kernels). */
-	const struct rc4k_info *(*find)(enum rc4k_kind kind, const char *name);
+	rc4_find_fn *find;
 	/* The batch kinds: the single-stream kernel whose keys they run; a
-	 * step whose kernel is of another family (rc4k_misfit_reason) is
-	 * skipped.  NULL: no such check (the single kind). */
+	 * step whose kernel is of another family is skipped.  NULL: none. */
 	const struct rc4k *single;
 };
 
@@ -50,18 +47,14 @@ enum { RC4_CONF_UNREAD = 2 };
 struct rc4_choice {
 	enum rc4_source source;
 	int line; /* the config line of a config step's key, else 0 */
-	/* rc4_conf_read's result: 0 read, 1 no such file, -1 refused;
-	 * RC4_CONF_UNREAD when no step read the config (the environment
-	 * chose) */
-	int conf;
+	int conf; /* rc4_conf_read's result, or RC4_CONF_UNREAD */
 	/* the single kind: the split of the section that chose, if any */
 	struct rc4_split split;
 };
 
-/* The first step of the precedence whose kernel of KIND is known, usable
- * here and passes its self-test; never NULL.  If TRAIL is not NULL it gets
- * one line per step taken, saying why (cut to SIZE); if HOW is not NULL,
- * which step chose. */
+/* The first step of the precedence whose kernel of KIND may run here;
+ * never NULL.  TRAIL (if not NULL) gets a line per step taken, saying why
+ * (cut to SIZE); HOW (if not NULL), which step chose. */
 const struct rc4k_info *rc4_select(enum rc4k_kind kind,
 				   const struct rc4_select_in *in, char *trail,
 				   size_t size, struct rc4_choice *how);
@@ -88,9 +81,8 @@ void rc4_trail_print(FILE *f, const char *prefix, const char *trail);
  * the selection (current.c). */
 const struct rc4k_info *rc4_current(enum rc4k_kind kind);
 
-/* The split in use (current.c): set with the single kind's first-use
- * selection, no split (BELOW 0) before it and after rc4tune_use_kernel.
- * Never NULL; what it points to never changes. */
+/* The split in use (current.c; BELOW 0: none).  Never NULL; what it
+ * points to never changes. */
 extern _Atomic(const struct rc4_split *) rc4_split_now;
 
 #endif

@@ -6,19 +6,18 @@
  * quarter of a 16-byte call's cost (doc/cpus/AuthenticAMD-26-2.md, "Short
  * calls from keystream made ahead").
  *
- * The buffer lives in the key's state, after the 256 char entries (the
- * union has room for 2048).  ahead[0] counts the bytes buffered, which end
- * at the buffer's end; ahead[1] the bytes used since set_key (a refill
- * counts as used), up to AHEAD_MAX.  While bytes are buffered, x, y and S
- * have run past what the caller used, and only this kernel continues the
- * key (made_ahead); with the buffer empty the state is the char layout's,
- * so the char lanes set up and run such keys (width 1).  A key they ran
- * keeps its ahead[1], which is then at most what it used.
+ * The buffer lies in the key's state, after the 256 char entries.
+ * ahead[0] counts the bytes buffered, which end at the buffer's end;
+ * ahead[1] the bytes used since set_key (a refill counts as used), up to
+ * AHEAD_MAX.  While bytes are buffered only this kernel continues the key
+ * (made_ahead); with the buffer empty the state is the char layout's, so
+ * the char lanes set up and run such keys (width 1), leaving ahead[1] at
+ * most what the key used.
  *
- * A refill is never larger than what the key has used so far, so a key
- * dropped early has made at most twice the keystream it used, and a
- * fresh key's first call goes straight to the inner loop: one short
- * message per key (Kerberos, PDF objects, WEP) pays no refill. */
+ * A refill is never larger than what the key has used so far: a key
+ * dropped early has made at most twice the keystream it used, and a fresh
+ * key's first call, one short message per key (Kerberos, PDF objects,
+ * WEP), goes straight to the inner loop without a refill. */
 #include <config.h>
 
 #include <string.h>

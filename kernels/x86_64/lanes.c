@@ -14,10 +14,9 @@ _Static_assert(KX_LEN == KX_STRIDE, "batch.S: the lanes' keys");
 
 void rc4k_x86_ksa8_char(uint8_t *blk);
 void rc4k_x86_ksa8_int(uint8_t *blk);
-void rc4k_x86_prga4_char(uint8_t *S, uint32_t xy[5], size_t blocks,
-			 const uint8_t *const *in, uint8_t *const *out);
-void rc4k_x86_prga4_int(uint8_t *S, uint32_t xy[5], size_t blocks,
+typedef void prga4_core(uint8_t *S, uint32_t xy[5], size_t blocks,
 			const uint8_t *const *in, uint8_t *const *out);
+prga4_core rc4k_x86_prga4_char, rc4k_x86_prga4_int;
 
 /* 8 keys' schedules in BLK: the lanes' S (cells of W bytes) at
  * l*LANE_BYTES(W), then their expanded keys at 8*LANE_BYTES(W) + l*KX_LEN
@@ -41,9 +40,7 @@ static inline void ksa8(uint8_t *blk, unsigned w, const void *ident,
 /* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole
  * 16-byte blocks in CORE; short runs, the tail and lanes out of step in C
  * (C4, the C family's 4-lane loop). */
-static inline void prga4(uint8_t *S, unsigned w,
-			 void (*core)(uint8_t *, uint32_t *, size_t,
-				      const uint8_t *const *, uint8_t *const *),
+static inline void prga4(uint8_t *S, unsigned w, prga4_core *core,
 			 rc4k_prga_fn *c4, struct rc4k_state *const *st,
 			 size_t len, const uint8_t *const *in,
 			 uint8_t *const *out)

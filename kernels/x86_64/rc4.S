@@ -31,9 +31,9 @@
 	.text
 
 /* Load S[IDX] (IDX a register) into a register, zero-extended, or store
- * one there: B, D and Q are its 8-, 32- and 64-bit names. */
-/* DISP: the address of entry 0 when IDX indexes S (the default), or of
- * entry k when IDX is a base and k a constant. */
+ * one there: B, D and Q are its 8-, 32- and 64-bit names.  DISP: the
+ * address of entry 0 when IDX indexes S (the default), or of entry k when
+ * IDX is a base and k a constant. */
 .macro lds w, idx, d, q, disp=ST_S
 .if \w == 1
 	movzbl	\disp(%rdi,\idx,\w), \d
@@ -147,9 +147,8 @@
 .endm
 
 /* Char state (W is 1), S[x+1] loaded before S[y] is stored, so that load
- * never waits on, or is replayed by, this byte's
- * store; when y == x+1 the store changed that entry and tx itself is the
- * next tx. */
+ * never waits on, or is replayed by, this byte's store; when y == x+1 the
+ * store changed that entry and tx itself is the next tx. */
 .macro preload1 name, w
 	bytes_open \name, l, %eax
 1:	addb	%al, %dl
@@ -586,11 +585,10 @@
 
 	.p2align 2
 .L\name\()_tab:
+	.irp e, u, c
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.long	.L\name\()_su\p - .L\name\()_tab
+	.long	.L\name\()_s\e\p - .L\name\()_tab
 	.endr
-	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.long	.L\name\()_sc\p - .L\name\()_tab
 	.endr
 	/* fill the ring for phase p, then enter the block at step p */
 	.irp p, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
