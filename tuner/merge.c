@@ -240,7 +240,6 @@ static char *text_of(const struct cands *cs, struct group g,
 			continue;
 		char *text = text_one(c);
 		failed = text == NULL;
-		/* a memstream's failed write sets no error flag */
 		if (text != NULL)
 			failed = fprintf(f, "%s%s", first ? "" : "\n", text) < 0;
 		first = false;
