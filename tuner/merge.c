@@ -159,11 +159,9 @@ static void warn_left_out(const struct cands *cs, struct group g,
 	}
 }
 
-/* The section's text to put in: from its header's '[' (not a byte order
- * mark or an indent before it, which only the first line of a file may
- * have) up to its last line that is neither blank nor a comment (those
- * after it belong to what follows in its file), with '\n' line ends;
- * malloc'ed, NULL when out of memory. */
+/* The section's text to put in: from its header's '[' (rc4tune(1)) up to
+ * its last key (the comments after it belong to what follows in its
+ * file), with '\n' line ends; malloc'ed, NULL when out of memory. */
 static char *body(const struct rc4_section *s)
 {
 	struct rc4_ini_text t = { 0 };
@@ -189,12 +187,10 @@ static char *body(const struct rc4_section *s)
 	return text;
 }
 
-/* The tuner's section W as a fleet file carries it: its keys and its
- * record, without the comment tables, the basis lines or the history
- * (the host's own file keeps them), rebuilt and sealed by the writer, so
- * that at least 580 CPU models fit in the library's size limit
- * (rc4tune.conf(5), What a fleet file carries).  Malloc'ed, NULL when out
- * of memory. */
+/* The tuner's section W as a fleet file carries it, so that 580 CPU
+ * models fit the library's size limit (rc4tune.conf(5)): keys and record
+ * resealed, without tables, basis lines or history.  Malloc'ed, NULL
+ * when out of memory. */
 static char *record_only(const struct rc4_section *w)
 {
 	struct rc4_record r = w->record;
@@ -355,15 +351,9 @@ struct merge_input {
 };
 
 /* The merge of OUT's bytes (OLD, LEN bytes; LEN 0: no file yet) and the
- * N files IN, as rc4tune(1) says: for each CPU's [cpu ...] section a
- * person's, then a confident one, then the newer record, then the first
- * (OUT's first, then IN's in order); [pin] and [default] from OUT if it
- * has them, else from the first file that has them; every section of
- * the name in the file chosen, which the library reads as one; OUT's
- * other lines kept.  Memory grows linearly with the bytes merged.  Warnings (files that disagree on [pin] or [default], a person's
- * section left out, sections that are not merged) go to stderr naming
- * OUTPATH and each file; what each CPU's section came from to NOTES (may
- * be NULL).  Returns the new file, malloc'ed, *OUTLEN bytes, or NULL when
+ * N files IN, as rc4tune(1), --merge, says; warnings on stderr name
+ * OUTPATH and each file, and what each section came from goes to NOTES
+ * (may be NULL).  The new file, malloc'ed, *OUTLEN bytes, or NULL when
  * out of memory. */
 static char *merge_sections(const char *old, size_t len, const char *outpath,
 			    const struct merge_input *in, int n, FILE *notes,
@@ -422,7 +412,7 @@ static int load(const char *path, struct merge_input *in)
 	return 0;
 }
 
-/* A merge under way: the inputs, and the notes of the last update. */
+/* A merge under way: the inputs, and the notes of the last pass. */
 struct merging {
 	const struct merge_input *in;
 	int n;
@@ -432,37 +422,27 @@ struct merging {
 	size_t notes_len;
 };
 
-/* OUT's bytes now, OLD (LEN of them), merged with the inputs: malloc'ed,
- * *OUTLEN bytes, or NULL after saying why. */
-static char *update(struct merging *m, const char *old, size_t len,
-		    size_t *outlen)
-{
-	FILE *notes = NULL;
-
-	free(m->notes);
-	m->notes = NULL;
-	if (!m->quiet && (notes = open_memstream(&m->notes, &m->notes_len)) == NULL)
-		m->quiet = true;
-	char *out = merge_sections(old, len, m->path, m->in, m->n, notes,
-				   outlen);
-	if (notes != NULL)
-		fclose(notes);
-	if (out == NULL)
-		perror("rc4tune");
-	return out;
-}
-
-/* One pass under W's lock: OUT read, merged, replaced; 0, CONFWRITE_AGAIN
- * or -1 after saying why. */
+/* One pass under W's lock: OUT read, merged with the inputs (the notes
+ * of this pass in M), replaced; 0, CONFWRITE_AGAIN or -1 after saying
+ * why. */
 static int merge_once(struct merging *m, struct confwrite *w)
 {
 	const char *old;
 	size_t len, n = 0;
+	FILE *notes = NULL;
 
 	if (confwrite_read(w, &old, &len) != 0)
 		return -1;
-	char *text = update(m, old, len, &n);
+	free(m->notes);
+	m->notes = NULL;
+	if (!m->quiet &&
+	    (notes = open_memstream(&m->notes, &m->notes_len)) == NULL)
+		m->quiet = true;
+	char *text = merge_sections(old, len, m->path, m->in, m->n, notes, &n);
+	if (notes != NULL)
+		fclose(notes);
 	if (text == NULL) {
+		perror("rc4tune");
 		confwrite_kept(w);
 		return -1;
 	}
