@@ -208,15 +208,12 @@ static void judge_section(struct check *c, const struct seen *s,
 		else if (role != RC4_ROLE_SHORT && role != RC4_ROLE_BYTES)
 			note(c, bad->line, true, "%s = %s in [%s]: %s", key,
 			     v[k].name, s->name, bad->why);
-		else if (*kernel == '\0')
-			note(c, bad->line, true, "%s = %s in [%s]: %s: the "
-						 "library ignores the split",
-			     key, v[k].name, s->name, bad->why);
-		else
-			note(c, bad->line, true, "%s = %s in [%s]: %s (kernel = "
-						 "%s): the library ignores the "
-						 "split",
-			     key, v[k].name, s->name, bad->why, kernel);
+		else /* the split's keys: with the kernel they split, if any */
+			note(c, bad->line, true, "%s = %s in [%s]: %s%s%s%s: "
+			     "the library ignores the split",
+			     key, v[k].name, s->name, bad->why,
+			     *kernel ? " (kernel = " : "", kernel,
+			     *kernel ? ")" : "");
 	}
 }
 
