@@ -84,13 +84,6 @@ static void keep(void *arg, const struct rc4_section *s)
 	cs->n += !cs->failed;
 }
 
-/* C parsed again into *S, as rc4_sections_collect would have kept it. */
-static void reparse(const struct cand *c, struct rc4_section *s)
-{
-	rc4_section_parse(c->text, c->len, c->line, s);
-	s->path = c->path;
-}
-
 /* Whether A speaks for its CPU better than B: a person's section, then a
  * confident one, then the newer record (its time sorts as text). */
 static bool better(const struct cand *a, const struct cand *b)
@@ -144,12 +137,12 @@ static void warn_left_out(const struct cands *cs, struct group g,
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 	struct rc4_section ws, other;
 
-	reparse(w, &ws);
+	rc4_section_parse(w->text, w->len, w->line, &ws);
 	for (size_t i = 0; i < g.n; i++) {
 		const struct cand *c = &cs->c[g.at[i]];
 		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
 			continue;
-		reparse(c, &other);
+		rc4_section_parse(c->text, c->len, c->line, &other);
 		if (same_keys(&other, &ws))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
@@ -209,7 +202,7 @@ static char *text_one(const struct cand *c)
 {
 	struct rc4_section s;
 
-	reparse(c, &s);
+	rc4_section_parse(c->text, c->len, c->line, &s);
 	return rc4_section_kind(s.name) == RC4_SECTION_CPU &&
 			       s.record.owner == RC4_OWNER_TUNER
 		       ? record_only(&s)
