@@ -384,60 +384,6 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 		key_line(g, &r->key[k], t, n);
 }
 
-static char *build(const char *name, const struct rc4_record *r,
-		   const char *comment, size_t *len, bool shared);
-
-/* Whether the section SEC (LEN bytes) holds, after its header, exactly
- * the record lines and key lines that the writer writes from R (trimmed;
- * plain comments and blank lines apart): one grammar both ways.  SHARED:
- * as an earlier version's writer wrote R (a key shared by kinds, once). */
-static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
-		       bool shared)
-{
-	size_t blen;
-	char *b = build("-", r, NULL, &blen, shared);
-	struct rc4_ini_text x = { 0 }, y = { 0 };
-	bool same = b != NULL, mx, my;
-
-	if (!same)
-		return false;
-	rc4_ini_next(sec, len, &x); /* the headers */
-	rc4_ini_next(b, blen, &y);
-	do {
-		mx = next_covered(sec, len, &x);
-		my = next_covered(b, blen, &y);
-		same = mx == my &&
-		       (!mx || (x.l.end - x.l.start == y.l.end - y.l.start &&
-				memcmp(x.p + x.l.start, y.p + y.l.start,
-				       x.l.end - x.l.start) == 0));
-	} while (same && mx);
-	free(b);
-	return same;
-}
-
-void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
-{
-	struct reading g = { .r = r };
-	char want[SUM_DIGITS + 1];
-	struct rc4_ini_text ln = { 0 };
-	const char *t;
-	size_t n;
-
-	memset(r, 0, sizeof *r);
-	rc4_ini_next(sec, len, &ln); /* the header */
-	while (rc4_ini_next(sec, len, &ln))
-		if ((t = record_text(&ln, &n)) != NULL)
-			parse_line(&g, t, n);
-	snprintf(want, sizeof want, "%016" PRIx64, checksum(sec, len));
-	r->owner = !g.found		       ? RC4_OWNER_HAND
-		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
-		   : g.bad		       ? RC4_OWNER_UNTRUSTED
-					       : RC4_OWNER_TUNER;
-	/* line for line, as this version or an earlier one wrote it */
-	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
-		r->owner = RC4_OWNER_UNTRUSTED;
-}
-
 void rc4_record_now(char at[RC4_RECORD_TIME_MAX])
 {
 	time_t t = time(NULL);
@@ -609,6 +555,57 @@ static char *build(const char *name, const struct rc4_record *r,
 	if (len != NULL)
 		*len = n;
 	return text;
+}
+
+/* Whether the section SEC (LEN bytes) holds, after its header, exactly
+ * the record lines and key lines that the writer writes from R (trimmed;
+ * plain comments and blank lines apart): one grammar both ways.  SHARED:
+ * as an earlier version's writer wrote R (a key shared by kinds, once). */
+static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
+		       bool shared)
+{
+	size_t blen;
+	char *b = build("-", r, NULL, &blen, shared);
+	struct rc4_ini_text x = { 0 }, y = { 0 };
+	bool same = b != NULL, mx, my;
+
+	if (!same)
+		return false;
+	rc4_ini_next(sec, len, &x); /* the headers */
+	rc4_ini_next(b, blen, &y);
+	do {
+		mx = next_covered(sec, len, &x);
+		my = next_covered(b, blen, &y);
+		same = mx == my &&
+		       (!mx || (x.l.end - x.l.start == y.l.end - y.l.start &&
+				memcmp(x.p + x.l.start, y.p + y.l.start,
+				       x.l.end - x.l.start) == 0));
+	} while (same && mx);
+	free(b);
+	return same;
+}
+
+void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
+{
+	struct reading g = { .r = r };
+	char want[SUM_DIGITS + 1];
+	struct rc4_ini_text ln = { 0 };
+	const char *t;
+	size_t n;
+
+	memset(r, 0, sizeof *r);
+	rc4_ini_next(sec, len, &ln); /* the header */
+	while (rc4_ini_next(sec, len, &ln))
+		if ((t = record_text(&ln, &n)) != NULL)
+			parse_line(&g, t, n);
+	snprintf(want, sizeof want, "%016" PRIx64, checksum(sec, len));
+	r->owner = !g.found		       ? RC4_OWNER_HAND
+		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
+		   : g.bad		       ? RC4_OWNER_UNTRUSTED
+					       : RC4_OWNER_TUNER;
+	/* line for line, as this version or an earlier one wrote it */
+	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
+		r->owner = RC4_OWNER_UNTRUSTED;
 }
 
 char *rc4_section_build(const char *name, const struct rc4_record *r,
