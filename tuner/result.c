@@ -36,11 +36,8 @@ static int library_reads(const char *text, size_t len, const char *path,
 	return rc;
 }
 
-/* The library takes a config whole or not at all: fail, after saying what
- * it reads instead, when the text just written (result_text's, not read
- * again) would not give this CPU every kernel and the split decided, so
- * that a postinst hears the tuning has no effect until the file is
- * mended. */
+/* The library takes a config whole or not at all: a postinst hears from
+ * this check that the tuning has no effect until the file is mended. */
 int result_check(const struct result *t, const char *path)
 {
 	const struct split *s = &t->dec.split;

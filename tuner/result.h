@@ -52,9 +52,9 @@ const struct rc4_record *result_prior(const char *old, size_t len,
 char *result_text(struct result *r, const char *old, size_t len,
 		  size_t *outlen, bool *err);
 
-/* 0 when the library trusts PATH and would read the kernels this run
- * wrote from the text written there (R->text, not read again), else -1
- * after saying why. */
+/* 0 when the library trusts PATH and would take every kernel and the
+ * split decided from R->text (not read again), else -1 after saying what
+ * it reads instead. */
 int result_check(const struct result *r, const char *path);
 
 /* What result_text decided. */
