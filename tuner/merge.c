@@ -39,6 +39,7 @@ struct cands {
 	const char *path; /* of the file being walked */
 	bool out;     /* the file being walked is OUT, whose others stay */
 	size_t n_out; /* c[0..n_out) are OUT's */
+	size_t *next; /* the next of each one's name, in file order; n: none */
 };
 
 /* Whether a section's record says any of its results is uncertain. */
@@ -100,22 +101,17 @@ static bool better(const struct cand *a, const struct cand *b)
 	return strcmp(a->at, b->at) > 0;
 }
 
-/* The candidates of one name: c[at[0..n)], in file order. */
-struct group {
-	const size_t *at;
-	size_t n;
-};
-
-/* The section whose file goes in for G's name: [pin] and [default] the
- * first (OUT's, then the inputs' in order), a CPU's the best. */
-static const struct cand *winner(const struct cands *cs, struct group g)
+/* The section whose file goes in for the name of c[G], the first of its
+ * name: [pin] and [default] the first (OUT's, then the inputs' in order),
+ * a CPU's the best. */
+static const struct cand *winner(const struct cands *cs, size_t g)
 {
-	const struct cand *w = &cs->c[g.at[0]];
+	const struct cand *w = &cs->c[g];
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
-	for (size_t i = 1; cpu && i < g.n; i++)
-		if (better(&cs->c[g.at[i]], w))
-			w = &cs->c[g.at[i]];
+	for (size_t i = cs->next[g]; cpu && i < cs->n; i = cs->next[i])
+		if (better(&cs->c[i], w))
+			w = &cs->c[i];
 	return w;
 }
 
@@ -131,15 +127,15 @@ static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 /* Warn of the sections named like W, from another file than W's (whose
  * every section of the name goes in), that say otherwise and are left
  * out: another [pin] or [default], a person's section for the CPU. */
-static void warn_left_out(const struct cands *cs, struct group g,
+static void warn_left_out(const struct cands *cs, size_t g,
 			  const struct cand *w)
 {
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 	struct rc4_section ws, other;
 
 	rc4_section_parse(w->text, w->len, w->line, &ws);
-	for (size_t i = 0; i < g.n; i++) {
-		const struct cand *c = &cs->c[g.at[i]];
+	for (size_t i = g; i < cs->n; i = cs->next[i]) {
+		const struct cand *c = &cs->c[i];
 		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
 			continue;
 		rc4_section_parse(c->text, c->len, c->line, &other);
@@ -213,8 +209,7 @@ static char *text_one(const struct cand *c)
  * in order, which the library reads as one section (a person's later
  * duplicate that sets only kernel keeps the tuner's batch kernels).
  * Malloc'ed, NULL when out of memory. */
-static char *text_of(const struct cands *cs, struct group g,
-		     const struct cand *w)
+static char *text_of(const struct cands *cs, size_t g, const struct cand *w)
 {
 	char *all = NULL;
 	size_t n = 0;
@@ -223,8 +218,8 @@ static char *text_of(const struct cands *cs, struct group g,
 
 	if (f == NULL)
 		return NULL;
-	for (size_t i = 0; i < g.n && !failed; i++) {
-		const struct cand *c = &cs->c[g.at[i]];
+	for (size_t i = g; i < cs->n && !failed; i = cs->next[i]) {
+		const struct cand *c = &cs->c[i];
 		if (c->path != w->path)
 			continue;
 		char *text = text_one(c);
@@ -263,67 +258,62 @@ static int by_name_place(const void *a, const void *b)
 	return c != 0 ? c : (i > j) - (i < j);
 }
 
-/* Groups by their first section's place. */
-static int by_first(const void *a, const void *b)
+/* Link each candidate to the next of its name (CS->next) and mark each
+ * that is not the first of its name (*LATER); malloc'ed.  -1 when out of
+ * memory. */
+static int group(struct cands *cs, bool **later)
 {
-	size_t i = *((const struct group *)a)->at;
-	size_t j = *((const struct group *)b)->at;
+	size_t n = cs->n, *at = malloc((n ? n : 1) * sizeof *at);
 
-	return (i > j) - (i < j);
-}
-
-/* The candidates' indexes grouped by name, each group in file order,
- * the groups in the order their names first appear: into *AT (n
- * indexes) and *G (*NG groups), malloc'ed.  -1 when out of memory. */
-static int group(const struct cands *cs, size_t **at, struct group **g,
-		 size_t *ng)
-{
-	const struct cand *s = cs->c;
-	size_t n = cs->n;
-
-	*at = malloc((n ? n : 1) * sizeof **at);
-	*g = malloc((n ? n : 1) * sizeof **g);
-	if (*at == NULL || *g == NULL)
+	cs->next = malloc((n ? n : 1) * sizeof *cs->next);
+	*later = calloc(n ? n : 1, sizeof **later);
+	if (at == NULL || cs->next == NULL || *later == NULL) {
+		free(at);
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		(*at)[i] = i;
+	}
+	for (size_t i = 0; i < n; i++) {
+		at[i] = i;
+		cs->next[i] = n;
+	}
 	/* by name, then place: qsort has no context, so names are compared
 	 * through a file-scope pointer (one merge at a time) */
-	sorting = s;
-	qsort(*at, n, sizeof **at, by_name_place);
-	*ng = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || strcmp(s[(*at)[i]].name, s[(*at)[i - 1]].name))
-			(*g)[(*ng)++] = (struct group){ *at + i, 0 };
-	for (size_t k = 0; k < *ng; k++)
-		(*g)[k].n = (k + 1 < *ng ? (*g)[k + 1].at : *at + n) - (*g)[k].at;
-	qsort(*g, *ng, sizeof **g, by_first);
+	sorting = cs->c;
+	qsort(at, n, sizeof *at, by_name_place);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(cs->c[at[k - 1]].name, cs->c[at[k]].name) == 0) {
+			cs->next[at[k - 1]] = at[k];
+			(*later)[at[k]] = true;
+		}
+	free(at);
 	return 0;
 }
 
 /* OLD with each name's winner put in, in the order the names first
  * appear: one walk over OLD (rc4_sections_put), so that the time grows
  * with the bytes, not with their square. */
-static char *put_winners(const struct cands *cs, const char *old, size_t len,
+static char *put_winners(struct cands *cs, const char *old, size_t len,
 			 const char *outpath, FILE *notes, size_t *outlen)
 {
-	size_t *at = NULL, ng = 0, np = 0;
-	struct group *g = NULL;
+	size_t np = 0;
+	bool *later = NULL;
 	struct rc4_section_put *put = NULL;
 	char *buf = NULL;
-	bool failed = group(cs, &at, &g, &ng) != 0 ||
-		      (put = calloc(ng ? ng : 1, sizeof *put)) == NULL;
+	bool failed = group(cs, &later) != 0 ||
+		      (put = calloc(cs->n ? cs->n : 1, sizeof *put)) == NULL;
 
-	for (size_t k = 0; !failed && k < ng; k++) {
-		const struct cand *w = winner(cs, g[k]);
-		warn_left_out(cs, g[k], w);
+	for (size_t g = 0; !failed && g < cs->n; g++) {
+		if (later[g])
+			continue;
+		const struct cand *w = winner(cs, g);
+		warn_left_out(cs, g, w);
 		if (notes != NULL)
 			note(notes, w);
 		/* OUT's own stays as it is, every line of every duplicate
 		 * (the library reads them as one section) */
 		if ((size_t)(w - cs->c) < cs->n_out)
 			continue;
-		put[np] = (struct rc4_section_put){ w->name, text_of(cs, g[k], w) };
+		put[np].name = w->name;
+		put[np].text = text_of(cs, g, w);
 		failed = put[np++].text == NULL;
 	}
 	if (!failed)
@@ -331,8 +321,8 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 	for (size_t k = 0; k < np; k++)
 		free((char *)put[k].text);
 	free(put);
-	free(g);
-	free(at);
+	free(later);
+	free(cs->next);
 	return buf;
 }
 
