@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* merge.c - rc4tune --merge: each CPU's section from the file that speaks
- * for it best, found, read and put back through the section module
- * (section.h), written by confwrite.c as --generate-conf writes. */
+ * for it best, put back through section.h, written by confwrite.c. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -191,9 +190,7 @@ static char *record_only(const struct rc4_section *w)
 	return rc4_section_build(w->name, &r, NULL, NULL);
 }
 
-/* The text of C, as a fleet file carries it: a CPU's section the tuner
- * wrote trimmed (record_only), any other as it is (body).  Malloc'ed,
- * NULL when out of memory. */
+/* The text of C as a fleet file carries it; NULL when out of memory. */
 static char *text_one(const struct cand *c)
 {
 	struct rc4_section s;

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* section.c - sections found in and put into a file's bytes, for the
- * tuner (section.h).  Lines are read as inih reads them (iniline.h).  A
- * section spans from its header to the next; when one is replaced, the
- * comments after its last key stay, since they usually describe the next
- * section. */
+/* section.c - sections found in and put into a file's bytes (section.h),
+ * lines read as inih reads them (iniline.h).  A replaced section's
+ * comments after its last key stay: they usually describe the next one. */
 #include <config.h>
 
 #include <stdio.h>
