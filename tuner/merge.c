@@ -175,31 +175,23 @@ static char *body(const struct rc4_section *s)
 	return text;
 }
 
-/* The tuner's section W as a fleet file carries it, so that 580 CPU
- * models fit the library's size limit (rc4tune.conf(5)): keys and record
- * resealed, without tables, basis lines or history.  Malloc'ed, NULL
- * when out of memory. */
-static char *record_only(const struct rc4_section *w)
-{
-	struct rc4_record r = w->record;
-
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		r.key[k].nruns = 0;
-		r.key[k].basis.present = false;
-	}
-	return rc4_section_build(w->name, &r, NULL, NULL);
-}
-
-/* The text of C as a fleet file carries it; NULL when out of memory. */
+/* The text of C as a fleet file carries it: a CPU's section of the
+ * tuner's as its keys and record, resealed, without tables, basis lines
+ * or history, so that 580 CPU models fit the library's size limit
+ * (rc4tune.conf(5)); any other as it is.  NULL when out of memory. */
 static char *text_one(const struct cand *c)
 {
 	struct rc4_section s;
 
 	rc4_section_parse(c->text, c->len, c->line, &s);
-	return rc4_section_kind(s.name) == RC4_SECTION_CPU &&
-			       s.record.owner == RC4_OWNER_TUNER
-		       ? record_only(&s)
-		       : body(&s);
+	if (rc4_section_kind(s.name) != RC4_SECTION_CPU ||
+	    s.record.owner != RC4_OWNER_TUNER)
+		return body(&s);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		s.record.key[k].nruns = 0;
+		s.record.key[k].basis.present = false;
+	}
+	return rc4_section_build(s.name, &s.record, NULL, NULL);
 }
 
 /* What goes in for the winner W: every section of its name in W's file,
