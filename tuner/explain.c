@@ -53,8 +53,7 @@ static void owners_read(const char *path, const char *section,
 	char *buf = rc4_conf_load(path, &len);
 
 	if (buf != NULL)
-		rc4_sections_collect(ss, buf, len, path, wanted,
-				     (void *)section);
+		rc4_sections_collect(ss, buf, len, wanted, (void *)section);
 	for (size_t i = 0; i < ss->n; i++)
 		ss->s[i].text = NULL;
 	free(buf);

@@ -89,7 +89,6 @@ void *rc4_grow(void *items, size_t *cap, size_t n, size_t size,
 
 struct collecting {
 	struct rc4_sections *ss;
-	const char *path;
 	rc4_section_keep_fn *keep;
 	void *arg;
 };
@@ -107,15 +106,13 @@ static void collect_one(void *arg, const struct rc4_section *s)
 	if (ss->failed)
 		return;
 	ss->s = more;
-	ss->s[ss->n] = *s;
-	ss->s[ss->n++].path = c->path;
+	ss->s[ss->n++] = *s;
 }
 
 int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
-			 size_t len, const char *path,
-			 rc4_section_keep_fn *keep, void *arg)
+			 size_t len, rc4_section_keep_fn *keep, void *arg)
 {
-	struct collecting c = { ss, path, keep, arg };
+	struct collecting c = { ss, keep, arg };
 
 	rc4_section_walk(buf, len, collect_one, &c);
 	return ss->failed ? -1 : 0;

@@ -19,7 +19,6 @@ struct rc4_section {
 	const char *text; /* in the file's bytes */
 	size_t len;
 	int line;         /* its header's line, from 1 */
-	const char *path; /* its file, as rc4_sections_collect was told */
 	char name[RC4_CONF_MAX_SECTION + 1]; /* rc4_section_key's */
 	/* The last line of each key (rc4_keys) in it, and its value as inih
 	 * reads it; "" and 0 when there is none. */
@@ -45,13 +44,11 @@ struct rc4_sections {
 	bool failed; /* out of memory: some were not kept */
 };
 
-/* Keep in SS each section of the file PATH, whose bytes are BUF (LEN
- * bytes), that KEEP says to keep.  Returns 0, or -1 when out of memory
- * (SS->failed). */
+/* Keep in SS each section of the file BUF (LEN bytes) that KEEP says to
+ * keep.  Returns 0, or -1 when out of memory (SS->failed). */
 typedef bool rc4_section_keep_fn(void *arg, const struct rc4_section *s);
 int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
-			 size_t len, const char *path,
-			 rc4_section_keep_fn *keep, void *arg);
+			 size_t len, rc4_section_keep_fn *keep, void *arg);
 
 void rc4_sections_free(struct rc4_sections *ss);
 
