@@ -9,7 +9,6 @@
 #include "conf.h"
 #include "report.h"
 #include "result.h"
-#include "select.h"
 #include "memstream.h"
 
 void result_free(struct result *r)
