@@ -66,8 +66,7 @@ static void enter_section(struct check *c, int line, const char *sec)
 		note(c, line, true,
 		     "malformed section [%s]: want [cpu VENDOR FAMILY MODEL], "
 		     "single spaces, numbers in decimal or 0x and lowercase "
-		     "hex",
-		     sec);
+		     "hex", sec);
 	else if (kind == RC4_SECTION_OTHER)
 		note(c, line, false, "unknown section [%s]: ignored", sec);
 	struct seen *s = calloc(1, sizeof *s), **at = NULL;

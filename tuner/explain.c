@@ -529,8 +529,7 @@ int explain_check_conf(const char *file)
 	if (rc > 0) {
 		/* a machine not tuned yet: normal, as for the library */
 		printf("%s: no such file; without a config the library "
-		       "uses its built-in CPU rules\n",
-		       c.path);
+		       "uses its built-in CPU rules\n", c.path);
 		return EXIT_SUCCESS;
 	}
 	if (rc < 0) {

@@ -377,8 +377,7 @@ static int load(const char *path, struct merge_input *in)
 		if (conf.bad_line != 0)
 			fprintf(stderr, "%d:", conf.bad_line);
 		fprintf(stderr, " the library refuses this file (%s): nothing "
-				"merged\n",
-			why);
+				"merged\n", why);
 		return -1;
 	}
 	return 0;

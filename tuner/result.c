@@ -52,7 +52,7 @@ int result_check(const struct result *t, const char *path)
 		if (t->dec.use[k] == NULL)
 			continue;
 		const char *want = decide_name(&t->dec, k);
-		if (rc == 0 && u.k[k] != NULL && strcmp(u.k[k]->name, want) == 0)
+		if (rc == 0 && u.k[k] && strcmp(u.k[k]->name, want) == 0)
 			continue;
 		fprintf(stderr, "rc4tune: error: %s: written, but the library "
 				"will not use %s = %s from it: %s",
@@ -64,11 +64,11 @@ int result_check(const struct result *t, const char *path)
 		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
 		return -1;
 	}
-	if (t->dec.use[RC4K_SINGLE] == NULL)
+	const struct measurement *single = t->dec.use[RC4K_SINGLE];
+	if (single == NULL)
 		return 0;
 	const char *short_name =
-		s->below > 0 ? t->dec.use[RC4K_SINGLE]->kr[s->short_kernel].k->name
-			     : NULL;
+		s->below > 0 ? single->kr[s->short_kernel].k->name : NULL;
 	if (u.split.below == s->below &&
 	    (short_name == NULL ||
 	     strcmp(u.split.short_kernel->info.name, short_name) == 0))
