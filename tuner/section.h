@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "confkeys.h"
-#include "inibuild.h"
-#include "kernels/kernel.h"
 #include "record.h"
 #include "sectionname.h"
 
