@@ -412,6 +412,7 @@ int explain_choice(bool json)
 	rc4_sections_free(&e.owners);
 	return EXIT_SUCCESS;
 }
+
 /* The kernels a walk passed over, as "; NAME: WHY" after each other. */
 struct passed {
 	char text[512];

@@ -151,8 +151,7 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 		this_run(&rk->run[0], m, c->uncertain, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&
-				rk->nruns < RC4_RECORD_RUNS;
-		     i++)
+				rk->nruns < RC4_RECORD_RUNS; i++)
 			rk->run[rk->nruns++] = prior->key[k].run[i];
 	}
 	split_record(&t->dec, &r->split);
