@@ -4,8 +4,8 @@
  * file every line and every key. */
 #include <config.h>
 
+#include <search.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,7 @@
  * value of each key (rc4_keys) in it, to judge it once the file is read;
  * values malloc'ed, as many bytes as the file's. */
 struct seen {
+	struct seen *next; /* in order of first appearance */
 	char name[RC4_CONF_MAX_SECTION + 1];
 	int line, key_line[RC4_KEYS];
 	char *value[RC4_KEYS];
@@ -28,13 +29,12 @@ struct check {
 	checkconf_note *note;
 	void *arg;
 	bool oom;
-	/* The sections in order of first appearance, and an open-addressing
-	 * table of their indices + 1 (0: free) with twice as many slots.  A
-	 * 256 KiB file holds up to 65536 headers: a list searched linearly
-	 * is quadratic. */
-	struct seen *seen;
-	size_t nseen, cap, *index;
-	size_t cur; /* seen[cur]: the last header's section, if nseen > 0 */
+	/* The sections in a list, and in a tree by name (tsearch): a 256 KiB
+	 * file holds up to 65536 headers, and a list searched linearly is
+	 * quadratic. */
+	struct seen *first, **last;
+	void *tree;
+	struct seen *cur; /* the last header's section; NULL before one */
 };
 
 static void note(struct check *c, int line, bool error, const char *fmt, ...)
@@ -49,47 +49,10 @@ static void note(struct check *c, int line, bool error, const char *fmt, ...)
 	c->note(c->arg, line, error, msg);
 }
 
-/* FNV-1a: section names are short and few collide. */
-static size_t hash(const char *s)
+static int by_name(const void *a, const void *b)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* NAME's slot in the index: its entry's, or the free one to fill. */
-static size_t *slot_of(struct check *c, const char *name)
-{
-	size_t mask = 2 * c->cap - 1; /* cap is a power of two */
-
-	for (size_t i = hash(name) & mask;; i = (i + 1) & mask)
-		if (c->index[i] == 0 ||
-		    strcmp(c->seen[c->index[i] - 1].name, name) == 0)
-			return &c->index[i];
-}
-
-/* Room for one more section: the list doubles, the index is rebuilt at
- * twice its size, so that it stays at most half full. */
-static bool room(struct check *c)
-{
-	if (c->nseen < c->cap)
-		return true;
-	size_t cap = c->cap != 0 ? 2 * c->cap : 16;
-	struct seen *seen = realloc(c->seen, cap * sizeof *seen);
-	if (seen == NULL)
-		return false;
-	c->seen = seen;
-	size_t *index = calloc(2 * cap, sizeof *index);
-	if (index == NULL)
-		return false;
-	free(c->index);
-	c->index = index;
-	c->cap = cap;
-	for (size_t i = 0; i < c->nseen; i++)
-		*slot_of(c, c->seen[i].name) = i + 1;
-	return true;
+	return strcmp(((const struct seen *)a)->name,
+		      ((const struct seen *)b)->name);
 }
 
 /* The section SEC that a header at LINE starts: what kind it is and
@@ -103,28 +66,31 @@ static void enter_section(struct check *c, int line, const char *sec)
 		note(c, line, true,
 		     "malformed section [%s]: want [cpu VENDOR FAMILY MODEL], "
 		     "single spaces, numbers in decimal or 0x and lowercase "
-		     "hex",
-		     sec);
+		     "hex", sec);
 	else if (kind == RC4_SECTION_OTHER)
 		note(c, line, false, "unknown section [%s]: ignored", sec);
-	if (!room(c)) {
+	struct seen *s = calloc(1, sizeof *s), **at = NULL;
+	if (s != NULL) {
+		snprintf(s->name, sizeof s->name, "%s", sec);
+		s->line = line;
+		at = tsearch(s, &c->tree, by_name);
+	}
+	if (at == NULL) {
+		free(s);
 		c->oom = true;
 		return;
 	}
-	size_t *slot = slot_of(c, sec);
-	if (*slot != 0) {
-		c->cur = *slot - 1;
+	c->cur = *at;
+	if (*at != s) {
+		free(s);
 		note(c, line, false,
 		     "section [%s] repeated (first at line %d): the keys "
 		     "merge, the last kernel wins",
-		     sec, c->seen[c->cur].line);
+		     sec, c->cur->line);
 		return;
 	}
-	c->cur = c->nseen++;
-	*slot = c->nseen;
-	memset(&c->seen[c->cur], 0, sizeof c->seen[c->cur]);
-	snprintf(c->seen[c->cur].name, sizeof c->seen[c->cur].name, "%s", sec);
-	c->seen[c->cur].line = line;
+	*c->last = s;
+	c->last = &s->next;
 }
 
 /* The reader's line hook: headers, with keys or without (inih tells of a
@@ -153,7 +119,7 @@ static void on_entry(void *arg, int num, const char *sec, const char *key,
 	if (c->oom)
 		return;
 	/* inih gives keys before the first header the section "" */
-	if (c->nseen == 0)
+	if (c->cur == NULL)
 		note(c, num, false, "key outside any section: ignored");
 	enum rc4_key k = rc4_key_named(key);
 	if (k == RC4_KEY_NONE) {
@@ -161,9 +127,9 @@ static void on_entry(void *arg, int num, const char *sec, const char *key,
 		     sec);
 		return;
 	}
-	if (c->nseen == 0)
+	if (c->cur == NULL)
 		return;
-	struct seen *s = &c->seen[c->cur];
+	struct seen *s = c->cur;
 	if (s->key_line[k] != 0)
 		note(c, num, false, "%s set again in [%s] (before at line %d): "
 				    "the last value wins",
@@ -208,36 +174,32 @@ static void judge_section(struct check *c, const struct seen *s,
 		else if (role != RC4_ROLE_SHORT && role != RC4_ROLE_BYTES)
 			note(c, bad->line, true, "%s = %s in [%s]: %s", key,
 			     v[k].name, s->name, bad->why);
-		else if (*kernel == '\0')
-			note(c, bad->line, true, "%s = %s in [%s]: %s: the "
-						 "library ignores the split",
-			     key, v[k].name, s->name, bad->why);
-		else
-			note(c, bad->line, true, "%s = %s in [%s]: %s (kernel = "
-						 "%s): the library ignores the "
-						 "split",
-			     key, v[k].name, s->name, bad->why, kernel);
+		else /* the split's keys: with the kernel they split, if any */
+			note(c, bad->line, true, "%s = %s in [%s]: %s%s%s%s: "
+			     "the library ignores the split",
+			     key, v[k].name, s->name, bad->why,
+			     *kernel ? " (kernel = " : "", kernel,
+			     *kernel ? ")" : "");
 	}
 }
 
 int checkconf(const char *path, const char *section, checkconf_note *cb,
 	      void *arg, struct rc4_conf *conf, char *why, size_t whysize)
 {
-	struct check c = { .section = section, .note = cb, .arg = arg };
+	struct check c = { .section = section, .note = cb, .arg = arg,
+			   .last = &c.first };
 	struct rc4_conf_hooks hooks = { on_line, on_entry, &c };
 	int rc = rc4_conf_read(path, section, conf, &hooks, why, whysize);
 
-	for (size_t i = 0; rc == 0 && !c.oom && i < c.nseen; i++)
-		judge_section(&c, &c.seen[i], conf);
-	for (size_t i = 0; i < c.nseen; i++)
+	for (struct seen *s = c.first; rc == 0 && !c.oom && s; s = s->next)
+		judge_section(&c, s, conf);
+	for (struct seen *s = c.first; s; s = s->next)
 		for (int k = 0; k < RC4_KEYS; k++)
-			free(c.seen[i].value[k]);
-
+			free(s->value[k]);
+	tdestroy(c.tree, free);
 	if (c.oom) {
 		snprintf(why, whysize, "out of memory");
 		rc = -1;
 	}
-	free(c.index);
-	free(c.seen);
 	return rc;
 }

@@ -32,35 +32,30 @@ int explain_list(void)
 	return EXIT_SUCCESS;
 }
 
-/* The sections of a file that speak for SECTION (NULL: for any CPU):
- * [pin] and those named SECTION (every [cpu ...]), in file order, parsed
- * (their text pointers cleared: the file's bytes are gone). */
-struct owners {
-	const char *section;
-	struct rc4_sections ss;
-};
-
-/* For rc4_sections_collect: the sections wanted. */
+/* For rc4_sections_collect: the sections that speak for the CPU whose
+ * section ARG names (NULL: any CPU): [pin] and those of that name. */
 static bool wanted(void *arg, const struct rc4_section *s)
 {
-	const struct owners *o = arg;
+	const char *section = arg;
 
 	return rc4_section_kind(s->name) == RC4_SECTION_PIN ||
-	       (o->section ? strcmp(s->name, o->section) == 0
-			   : rc4_section_kind(s->name) == RC4_SECTION_CPU);
+	       (section ? strcmp(s->name, section) == 0
+			: rc4_section_kind(s->name) == RC4_SECTION_CPU);
 }
 
-/* Whose the sections of PATH are that speak for O->section.  Out of
+/* Into SS, in file order, the sections of PATH that speak for SECTION,
+ * their text pointers cleared (the file's bytes are gone).  Out of
  * memory, those not kept go unsaid. */
-static void owners_read(const char *path, struct owners *o)
+static void owners_read(const char *path, const char *section,
+			struct rc4_sections *ss)
 {
 	size_t len;
 	char *buf = rc4_conf_load(path, &len);
 
 	if (buf != NULL)
-		rc4_sections_collect(&o->ss, buf, len, path, wanted, o);
-	for (size_t i = 0; i < o->ss.n; i++)
-		o->ss.s[i].text = NULL;
+		rc4_sections_collect(ss, buf, len, wanted, (void *)section);
+	for (size_t i = 0; i < ss->n; i++)
+		ss->s[i].text = NULL;
 	free(buf);
 }
 
@@ -128,7 +123,7 @@ struct explanation {
 		const char *rule; /* the CPUID rule for this CPU, in words */
 	} kind[RC4K_KINDS];
 	char trail[RC4K_KINDS][RC4_TRAIL_MAX];
-	struct owners owners;
+	struct rc4_sections owners; /* owners_read's for this CPU */
 };
 
 /* What the library chooses here: the same selection as its first use
@@ -146,10 +141,10 @@ static void gather(struct explanation *e)
 		rc4_heuristic_rule((enum rc4k_kind)k, e->in.cpu, &x->rule);
 	}
 	e->section[0] = '\0';
-	e->owners = (struct owners){ e->section, { 0 } };
+	e->owners = (struct rc4_sections){ 0 };
 	if (e->in.cpu != NULL) {
 		rc4_section_name(e->in.cpu, e->section);
-		owners_read(e->in.conf, &e->owners);
+		owners_read(e->in.conf, e->section, &e->owners);
 	}
 }
 
@@ -168,13 +163,17 @@ static const struct flow {
 };
 enum { NFLOWS = sizeof flows / sizeof flows[0] };
 
-/* The section of E's file with a key at LINE; NULL if none. */
-static const struct rc4_section *holder(const struct explanation *e, int line)
+/* The section of this CPU's that kind K's kernel came from, or NULL. */
+static const struct rc4_section *holder(const struct explanation *e, int k)
 {
-	for (size_t i = 0; i < e->owners.ss.n; i++)
-		for (int k = 0; k < RC4_KEYS; k++)
-			if (e->owners.ss.s[i].key[k].line == line)
-				return &e->owners.ss.s[i];
+	const struct rc4_choice *how = &e->kind[k].how;
+
+	if (how->source != RC4_FROM_CONF + RC4_CONF_CPU)
+		return NULL;
+	for (size_t i = 0; i < e->owners.n; i++)
+		for (int j = 0; j < RC4_KEYS; j++)
+			if (e->owners.s[i].key[j].line == how->line)
+				return &e->owners.s[i];
 	return NULL;
 }
 
@@ -183,19 +182,13 @@ static const struct rc4_section *holder(const struct explanation *e, int line)
  * one the library took; else NULL. */
 static const struct rc4_record_split *split_figures(const struct explanation *e)
 {
-	const struct rc4_choice *how = &e->kind[RC4K_SINGLE].how;
-	const struct rc4_section *h =
-		how->source == RC4_FROM_CONF + RC4_CONF_CPU &&
-				how->split.below > 0
-			? holder(e, how->line)
-			: NULL;
+	const struct rc4_split *use = &e->kind[RC4K_SINGLE].how.split;
+	const struct rc4_section *h = holder(e, RC4K_SINGLE);
 	const struct rc4_record_split *sp = h ? &h->record.split : NULL;
 
-	return sp && h->record.owner == RC4_OWNER_TUNER && sp->present &&
-			       sp->below == how->split.below &&
-			       strcmp(sp->value, how->split.short_kernel->info.name) == 0
-		       ? sp
-		       : NULL;
+	return sp && use->below > 0 && h->record.owner == RC4_OWNER_TUNER &&
+	       sp->present && sp->below == use->below &&
+	       strcmp(sp->value, use->short_kernel->info.name) == 0 ? sp : NULL;
 }
 
 /* The split in use, as a line of --explain's text: the threshold, both
@@ -242,8 +235,8 @@ static void print_text(const struct explanation *e)
 			printf(" (%s, key by key)", e->kind[RC4K_SINGLE].k->name);
 		printf("\n");
 	}
-	for (size_t i = 0; i < e->owners.ss.n; i++)
-		owner_line("config ", e->in.conf, &e->owners.ss.s[i]);
+	for (size_t i = 0; i < e->owners.n; i++)
+		owner_line("config ", e->in.conf, &e->owners.s[i]);
 }
 
 static const char *const source_names[] = {
@@ -327,14 +320,9 @@ static void json_kind(const struct explanation *e, int k)
 	const struct explained *x = &e->kind[k];
 	enum rc4_source src = x->how.source;
 	bool in_conf = src >= RC4_FROM_CONF && src < RC4_FROM_RULE;
-	const struct rc4_section *h = src == RC4_FROM_CONF + RC4_CONF_CPU
-					      ? holder(e, x->how.line)
-					      : NULL;
-	const struct rc4_record_key *rk =
-		h && h->record.owner == RC4_OWNER_TUNER &&
-				h->record.key[k].present
-			? &h->record.key[k]
-			: NULL;
+	const struct rc4_section *h = holder(e, k);
+	const struct rc4_record_key *rk = h && h->record.key[k].present &&
+		h->record.owner == RC4_OWNER_TUNER ? &h->record.key[k] : NULL;
 
 	printf(",\n  \"%s\": {\n    \"name\": ", rc4_keys[k].name);
 	json_string(stdout, x->k->name);
@@ -367,9 +355,9 @@ static void json_section(const struct explanation *e)
 {
 	const struct rc4_section *s = NULL;
 
-	for (size_t i = 0; i < e->owners.ss.n; i++)
-		if (rc4_section_kind(e->owners.ss.s[i].name) != RC4_SECTION_PIN)
-			s = &e->owners.ss.s[i];
+	for (size_t i = 0; i < e->owners.n; i++)
+		if (rc4_section_kind(e->owners.s[i].name) != RC4_SECTION_PIN)
+			s = &e->owners.s[i];
 	if (s == NULL) {
 		printf("null");
 		return;
@@ -421,9 +409,10 @@ int explain_choice(bool json)
 		print_json(&e);
 	else
 		print_text(&e);
-	rc4_sections_free(&e.owners.ss);
+	rc4_sections_free(&e.owners);
 	return EXIT_SUCCESS;
 }
+
 /* The kernels a walk passed over, as "; NAME: WHY" after each other. */
 struct passed {
 	char text[512];
@@ -475,7 +464,6 @@ int explain_heuristic(const char *dump)
 	struct rc4_cpu cpu;
 	const char *rule;
 	char section[RC4_SECTION_MAX];
-
 	unsigned feats = 0;
 
 	if (identify(&cpu, section, dump, &feats) != 0)
@@ -542,8 +530,7 @@ int explain_check_conf(const char *file)
 	if (rc > 0) {
 		/* a machine not tuned yet: normal, as for the library */
 		printf("%s: no such file; without a config the library "
-		       "uses its built-in CPU rules\n",
-		       c.path);
+		       "uses its built-in CPU rules\n", c.path);
 		return EXIT_SUCCESS;
 	}
 	if (rc < 0) {
@@ -556,11 +543,11 @@ int explain_check_conf(const char *file)
 				"file\n", why);
 		return EXIT_FAILURE;
 	}
-	struct owners o = { NULL, { 0 } };
-	owners_read(c.path, &o);
-	for (size_t i = 0; i < o.ss.n; i++)
-		owner_line("", c.path, &o.ss.s[i]);
-	rc4_sections_free(&o.ss);
+	struct rc4_sections o = { 0 };
+	owners_read(c.path, NULL, &o);
+	for (size_t i = 0; i < o.n; i++)
+		owner_line("", c.path, &o.s[i]);
+	rc4_sections_free(&o);
 	printf("%s: %s (%d error%s, %d warning%s)\n", c.path,
 	       c.errors ? "not OK" : "OK", c.errors, c.errors == 1 ? "" : "s",
 	       c.warnings, c.warnings == 1 ? "" : "s");

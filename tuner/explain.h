@@ -10,10 +10,9 @@
 /* Every kernel this build compiled, one a line: name, usable, summary. */
 int explain_list(void);
 
-/* The kernel programs get here, then the trail of the selection; then the
- * same for each other kind, its line starting with its config key; then
- * whose the sections are that speak for this CPU.  With JSON, the same as
- * one JSON object (rc4tune(1)). */
+/* --explain: the kernel of each kind and the selection's trail, then
+ * whose the sections are that speak for this CPU (rc4tune(1)); with JSON,
+ * as one JSON object. */
 int explain_choice(bool json);
 
 /* The heuristic's kernel, then the rule: for this CPU, or for the raw

@@ -6,9 +6,10 @@
 #include <stdio.h>
 
 /* Close F: 0 when every write reached the text.  A write whose buffer
- * could not grow fails alone and later ones may still land, leaving a
- * hole; and glibc's fclose can lose its last realloc yet return 0 (then
- * the caller's text pointer is NULL): both are no text. */
+ * could not grow fails alone, with no error flag (callers count failed
+ * writes), and later ones may still land, leaving a hole; and glibc's
+ * fclose can lose its last realloc yet return 0 (then the caller's text
+ * pointer is NULL): both are no text. */
 static inline int rc4_memstream_close(FILE *f)
 {
 	int bad = ferror(f);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* merge.c - rc4tune --merge: each CPU's section from the file that speaks
- * for it best, found, read and put back through the section module
- * (section.h), written by confwrite.c as --generate-conf writes. */
+ * for it best, put back through section.h, written by confwrite.c. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -39,6 +38,7 @@ struct cands {
 	const char *path; /* of the file being walked */
 	bool out;     /* the file being walked is OUT, whose others stay */
 	size_t n_out; /* c[0..n_out) are OUT's */
+	size_t *next; /* the next of each one's name, in file order; n: none */
 };
 
 /* Whether a section's record says any of its results is uncertain. */
@@ -84,13 +84,6 @@ static void keep(void *arg, const struct rc4_section *s)
 	cs->n += !cs->failed;
 }
 
-/* C parsed again into *S, as rc4_sections_collect would have kept it. */
-static void reparse(const struct cand *c, struct rc4_section *s)
-{
-	rc4_section_parse(c->text, c->len, c->line, s);
-	s->path = c->path;
-}
-
 /* Whether A speaks for its CPU better than B: a person's section, then a
  * confident one, then the newer record (its time sorts as text). */
 static bool better(const struct cand *a, const struct cand *b)
@@ -107,22 +100,17 @@ static bool better(const struct cand *a, const struct cand *b)
 	return strcmp(a->at, b->at) > 0;
 }
 
-/* The candidates of one name: c[at[0..n)], in file order. */
-struct group {
-	const size_t *at;
-	size_t n;
-};
-
-/* The section whose file goes in for G's name: [pin] and [default] the
- * first (OUT's, then the inputs' in order), a CPU's the best. */
-static const struct cand *winner(const struct cands *cs, struct group g)
+/* The section whose file goes in for the name of c[G], the first of its
+ * name: [pin] and [default] the first (OUT's, then the inputs' in order),
+ * a CPU's the best. */
+static const struct cand *winner(const struct cands *cs, size_t g)
 {
-	const struct cand *w = &cs->c[g.at[0]];
+	const struct cand *w = &cs->c[g];
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 
-	for (size_t i = 1; cpu && i < g.n; i++)
-		if (better(&cs->c[g.at[i]], w))
-			w = &cs->c[g.at[i]];
+	for (size_t i = cs->next[g]; cpu && i < cs->n; i = cs->next[i])
+		if (better(&cs->c[i], w))
+			w = &cs->c[i];
 	return w;
 }
 
@@ -138,18 +126,18 @@ static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
 /* Warn of the sections named like W, from another file than W's (whose
  * every section of the name goes in), that say otherwise and are left
  * out: another [pin] or [default], a person's section for the CPU. */
-static void warn_left_out(const struct cands *cs, struct group g,
+static void warn_left_out(const struct cands *cs, size_t g,
 			  const struct cand *w)
 {
 	bool cpu = rc4_section_kind(w->name) == RC4_SECTION_CPU;
 	struct rc4_section ws, other;
 
-	reparse(w, &ws);
-	for (size_t i = 0; i < g.n; i++) {
-		const struct cand *c = &cs->c[g.at[i]];
+	rc4_section_parse(w->text, w->len, w->line, &ws);
+	for (size_t i = g; i < cs->n; i = cs->next[i]) {
+		const struct cand *c = &cs->c[i];
 		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
 			continue;
-		reparse(c, &other);
+		rc4_section_parse(c->text, c->len, c->line, &other);
 		if (same_keys(&other, &ws))
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
@@ -159,11 +147,9 @@ static void warn_left_out(const struct cands *cs, struct group g,
 	}
 }
 
-/* The section's text to put in: from its header's '[' (not a byte order
- * mark or an indent before it, which only the first line of a file may
- * have) up to its last line that is neither blank nor a comment (those
- * after it belong to what follows in its file), with '\n' line ends;
- * malloc'ed, NULL when out of memory. */
+/* The section's text to put in: from its header's '[' (rc4tune(1)) up to
+ * its last key (the comments after it belong to what follows in its
+ * file), with '\n' line ends; malloc'ed, NULL when out of memory. */
 static char *body(const struct rc4_section *s)
 {
 	struct rc4_ini_text t = { 0 };
@@ -189,43 +175,30 @@ static char *body(const struct rc4_section *s)
 	return text;
 }
 
-/* The tuner's section W as a fleet file carries it: its keys and its
- * record, without the comment tables, the basis lines or the history
- * (the host's own file keeps them), rebuilt and sealed by the writer, so
- * that at least 580 CPU models fit in the library's size limit
- * (rc4tune.conf(5), What a fleet file carries).  Malloc'ed, NULL when out
- * of memory. */
-static char *record_only(const struct rc4_section *w)
-{
-	struct rc4_record r = w->record;
-
-	for (int k = 0; k < RC4K_KINDS; k++) {
-		r.key[k].nruns = 0;
-		r.key[k].basis.present = false;
-	}
-	return rc4_section_build(w->name, &r, NULL, NULL);
-}
-
-/* The text of C, as a fleet file carries it: a CPU's section the tuner
- * wrote trimmed (record_only), any other as it is (body).  Malloc'ed,
- * NULL when out of memory. */
+/* The text of C as a fleet file carries it: a CPU's section of the
+ * tuner's as its keys and record, resealed, without tables, basis lines
+ * or history, so that 580 CPU models fit the library's size limit
+ * (rc4tune.conf(5)); any other as it is.  NULL when out of memory. */
 static char *text_one(const struct cand *c)
 {
 	struct rc4_section s;
 
-	reparse(c, &s);
-	return rc4_section_kind(s.name) == RC4_SECTION_CPU &&
-			       s.record.owner == RC4_OWNER_TUNER
-		       ? record_only(&s)
-		       : body(&s);
+	rc4_section_parse(c->text, c->len, c->line, &s);
+	if (rc4_section_kind(s.name) != RC4_SECTION_CPU ||
+	    s.record.owner != RC4_OWNER_TUNER)
+		return body(&s);
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		s.record.key[k].nruns = 0;
+		s.record.key[k].basis.present = false;
+	}
+	return rc4_section_build(s.name, &s.record, NULL, NULL);
 }
 
 /* What goes in for the winner W: every section of its name in W's file,
  * in order, which the library reads as one section (a person's later
  * duplicate that sets only kernel keeps the tuner's batch kernels).
  * Malloc'ed, NULL when out of memory. */
-static char *text_of(const struct cands *cs, struct group g,
-		     const struct cand *w)
+static char *text_of(const struct cands *cs, size_t g, const struct cand *w)
 {
 	char *all = NULL;
 	size_t n = 0;
@@ -234,13 +207,12 @@ static char *text_of(const struct cands *cs, struct group g,
 
 	if (f == NULL)
 		return NULL;
-	for (size_t i = 0; i < g.n && !failed; i++) {
-		const struct cand *c = &cs->c[g.at[i]];
+	for (size_t i = g; i < cs->n && !failed; i = cs->next[i]) {
+		const struct cand *c = &cs->c[i];
 		if (c->path != w->path)
 			continue;
 		char *text = text_one(c);
 		failed = text == NULL;
-		/* a memstream's failed write sets no error flag */
 		if (text != NULL)
 			failed = fprintf(f, "%s%s", first ? "" : "\n", text) < 0;
 		first = false;
@@ -275,67 +247,62 @@ static int by_name_place(const void *a, const void *b)
 	return c != 0 ? c : (i > j) - (i < j);
 }
 
-/* Groups by their first section's place. */
-static int by_first(const void *a, const void *b)
+/* Link each candidate to the next of its name (CS->next) and mark each
+ * that is not the first of its name (*LATER); malloc'ed.  -1 when out of
+ * memory. */
+static int group(struct cands *cs, bool **later)
 {
-	size_t i = *((const struct group *)a)->at;
-	size_t j = *((const struct group *)b)->at;
+	size_t n = cs->n, *at = malloc((n ? n : 1) * sizeof *at);
 
-	return (i > j) - (i < j);
-}
-
-/* The candidates' indexes grouped by name, each group in file order,
- * the groups in the order their names first appear: into *AT (n
- * indexes) and *G (*NG groups), malloc'ed.  -1 when out of memory. */
-static int group(const struct cands *cs, size_t **at, struct group **g,
-		 size_t *ng)
-{
-	const struct cand *s = cs->c;
-	size_t n = cs->n;
-
-	*at = malloc((n ? n : 1) * sizeof **at);
-	*g = malloc((n ? n : 1) * sizeof **g);
-	if (*at == NULL || *g == NULL)
+	cs->next = malloc((n ? n : 1) * sizeof *cs->next);
+	*later = calloc(n ? n : 1, sizeof **later);
+	if (at == NULL || cs->next == NULL || *later == NULL) {
+		free(at);
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		(*at)[i] = i;
+	}
+	for (size_t i = 0; i < n; i++) {
+		at[i] = i;
+		cs->next[i] = n;
+	}
 	/* by name, then place: qsort has no context, so names are compared
 	 * through a file-scope pointer (one merge at a time) */
-	sorting = s;
-	qsort(*at, n, sizeof **at, by_name_place);
-	*ng = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || strcmp(s[(*at)[i]].name, s[(*at)[i - 1]].name))
-			(*g)[(*ng)++] = (struct group){ *at + i, 0 };
-	for (size_t k = 0; k < *ng; k++)
-		(*g)[k].n = (k + 1 < *ng ? (*g)[k + 1].at : *at + n) - (*g)[k].at;
-	qsort(*g, *ng, sizeof **g, by_first);
+	sorting = cs->c;
+	qsort(at, n, sizeof *at, by_name_place);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(cs->c[at[k - 1]].name, cs->c[at[k]].name) == 0) {
+			cs->next[at[k - 1]] = at[k];
+			(*later)[at[k]] = true;
+		}
+	free(at);
 	return 0;
 }
 
 /* OLD with each name's winner put in, in the order the names first
  * appear: one walk over OLD (rc4_sections_put), so that the time grows
  * with the bytes, not with their square. */
-static char *put_winners(const struct cands *cs, const char *old, size_t len,
+static char *put_winners(struct cands *cs, const char *old, size_t len,
 			 const char *outpath, FILE *notes, size_t *outlen)
 {
-	size_t *at = NULL, ng = 0, np = 0;
-	struct group *g = NULL;
+	size_t np = 0;
+	bool *later = NULL;
 	struct rc4_section_put *put = NULL;
 	char *buf = NULL;
-	bool failed = group(cs, &at, &g, &ng) != 0 ||
-		      (put = calloc(ng ? ng : 1, sizeof *put)) == NULL;
+	bool failed = group(cs, &later) != 0 ||
+		      (put = calloc(cs->n ? cs->n : 1, sizeof *put)) == NULL;
 
-	for (size_t k = 0; !failed && k < ng; k++) {
-		const struct cand *w = winner(cs, g[k]);
-		warn_left_out(cs, g[k], w);
+	for (size_t g = 0; !failed && g < cs->n; g++) {
+		if (later[g])
+			continue;
+		const struct cand *w = winner(cs, g);
+		warn_left_out(cs, g, w);
 		if (notes != NULL)
 			note(notes, w);
 		/* OUT's own stays as it is, every line of every duplicate
 		 * (the library reads them as one section) */
 		if ((size_t)(w - cs->c) < cs->n_out)
 			continue;
-		put[np] = (struct rc4_section_put){ w->name, text_of(cs, g[k], w) };
+		put[np].name = w->name;
+		put[np].text = text_of(cs, g, w);
 		failed = put[np++].text == NULL;
 	}
 	if (!failed)
@@ -343,8 +310,8 @@ static char *put_winners(const struct cands *cs, const char *old, size_t len,
 	for (size_t k = 0; k < np; k++)
 		free((char *)put[k].text);
 	free(put);
-	free(g);
-	free(at);
+	free(later);
+	free(cs->next);
 	return buf;
 }
 
@@ -356,15 +323,9 @@ struct merge_input {
 };
 
 /* The merge of OUT's bytes (OLD, LEN bytes; LEN 0: no file yet) and the
- * N files IN, as rc4tune(1) says: for each CPU's [cpu ...] section a
- * person's, then a confident one, then the newer record, then the first
- * (OUT's first, then IN's in order); [pin] and [default] from OUT if it
- * has them, else from the first file that has them; every section of
- * the name in the file chosen, which the library reads as one; OUT's
- * other lines kept.  Memory grows linearly with the bytes merged.  Warnings (files that disagree on [pin] or [default], a person's
- * section left out, sections that are not merged) go to stderr naming
- * OUTPATH and each file; what each CPU's section came from to NOTES (may
- * be NULL).  Returns the new file, malloc'ed, *OUTLEN bytes, or NULL when
+ * N files IN, as rc4tune(1), --merge, says; warnings on stderr name
+ * OUTPATH and each file, and what each section came from goes to NOTES
+ * (may be NULL).  The new file, malloc'ed, *OUTLEN bytes, or NULL when
  * out of memory. */
 static char *merge_sections(const char *old, size_t len, const char *outpath,
 			    const struct merge_input *in, int n, FILE *notes,
@@ -416,14 +377,13 @@ static int load(const char *path, struct merge_input *in)
 		if (conf.bad_line != 0)
 			fprintf(stderr, "%d:", conf.bad_line);
 		fprintf(stderr, " the library refuses this file (%s): nothing "
-				"merged\n",
-			why);
+				"merged\n", why);
 		return -1;
 	}
 	return 0;
 }
 
-/* A merge under way: the inputs, and the notes of the last update. */
+/* A merge under way: the inputs, and the notes of the last pass. */
 struct merging {
 	const struct merge_input *in;
 	int n;
@@ -433,37 +393,27 @@ struct merging {
 	size_t notes_len;
 };
 
-/* OUT's bytes now, OLD (LEN of them), merged with the inputs: malloc'ed,
- * *OUTLEN bytes, or NULL after saying why. */
-static char *update(struct merging *m, const char *old, size_t len,
-		    size_t *outlen)
-{
-	FILE *notes = NULL;
-
-	free(m->notes);
-	m->notes = NULL;
-	if (!m->quiet && (notes = open_memstream(&m->notes, &m->notes_len)) == NULL)
-		m->quiet = true;
-	char *out = merge_sections(old, len, m->path, m->in, m->n, notes,
-				   outlen);
-	if (notes != NULL)
-		fclose(notes);
-	if (out == NULL)
-		perror("rc4tune");
-	return out;
-}
-
-/* One pass under W's lock: OUT read, merged, replaced; 0, CONFWRITE_AGAIN
- * or -1 after saying why. */
+/* One pass under W's lock: OUT read, merged with the inputs (the notes
+ * of this pass in M), replaced; 0, CONFWRITE_AGAIN or -1 after saying
+ * why. */
 static int merge_once(struct merging *m, struct confwrite *w)
 {
 	const char *old;
 	size_t len, n = 0;
+	FILE *notes = NULL;
 
 	if (confwrite_read(w, &old, &len) != 0)
 		return -1;
-	char *text = update(m, old, len, &n);
+	free(m->notes);
+	m->notes = NULL;
+	if (!m->quiet &&
+	    (notes = open_memstream(&m->notes, &m->notes_len)) == NULL)
+		m->quiet = true;
+	char *text = merge_sections(old, len, m->path, m->in, m->n, notes, &n);
+	if (notes != NULL)
+		fclose(notes);
 	if (text == NULL) {
+		perror("rc4tune");
 		confwrite_kept(w);
 		return -1;
 	}

@@ -45,11 +45,21 @@ static uint64_t fnv(uint64_t h, const char *p, size_t n)
 	return h;
 }
 
-/* FNV-1a over what a person could change that matters: every record line
- * but the one that holds the sum, and every line after the header that
- * is neither blank nor a comment, each trimmed.  The report's other
- * comments do not count.  It detects edits; it seals nothing (whoever can
- * edit the file can recompute it). */
+/* The next line of BUF (LEN bytes) after T that the record's grammar
+ * covers: a record line or a key line (not blank, not a plain comment). */
+static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
+{
+	size_t n;
+
+	while (rc4_ini_next(buf, len, t))
+		if (record_text(t, &n) != NULL ||
+		    (t->l.kind != RC4_INI_BLANK && t->l.kind != RC4_INI_COMMENT))
+			return true;
+	return false;
+}
+
+/* FNV-1a over the lines a person could change that matter, as
+ * rc4tune.conf(5) says: it detects edits; it seals nothing. */
 static uint64_t checksum(const char *sec, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325u;
@@ -58,16 +68,12 @@ static uint64_t checksum(const char *sec, size_t len)
 	size_t n;
 
 	rc4_ini_next(sec, len, &ln); /* the header */
-	while (rc4_ini_next(sec, len, &ln)) {
-		if ((t = record_text(&ln, &n)) != NULL) {
-			if (is_type(t, n, "rc4tune"))
-				continue;
-		} else if (ln.l.kind == RC4_INI_BLANK ||
-			   ln.l.kind == RC4_INI_COMMENT) {
-			continue;
-		} else {
+	while (next_covered(sec, len, &ln)) {
+		if ((t = record_text(&ln, &n)) == NULL) {
 			t = ln.p + ln.l.start;
 			n = ln.l.end - ln.l.start;
+		} else if (is_type(t, n, "rc4tune")) {
+			continue;
 		}
 		h = fnv(fnv(h, t, n), "\n", 1);
 	}
@@ -378,75 +384,6 @@ static void parse_line(struct reading *g, const char *t, size_t n)
 		key_line(g, &r->key[k], t, n);
 }
 
-/* The next line of BUF (LEN bytes) after T that the record's grammar
- * covers: a record line or a key line (not blank, not a plain comment). */
-static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
-{
-	size_t n;
-
-	while (rc4_ini_next(buf, len, t))
-		if (record_text(t, &n) != NULL ||
-		    (t->l.kind != RC4_INI_BLANK && t->l.kind != RC4_INI_COMMENT))
-			return true;
-	return false;
-}
-
-static char *build(const char *name, const struct rc4_record *r,
-		   const char *comment, size_t *len, bool shared);
-
-/* Whether the section SEC (LEN bytes) holds, after its header, exactly
- * the record lines and key lines that the writer writes from R (trimmed;
- * plain comments and blank lines apart): one grammar both ways.  SHARED:
- * as an earlier version's writer wrote R (a key shared by kinds, once). */
-static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
-		       bool shared)
-{
-	size_t blen;
-	char *b = build("-", r, NULL, &blen, shared);
-	struct rc4_ini_text x = { 0 }, y = { 0 };
-	bool same = b != NULL, mx, my;
-
-	if (!same)
-		return false;
-	rc4_ini_next(sec, len, &x); /* the headers */
-	rc4_ini_next(b, blen, &y);
-	do {
-		mx = next_covered(sec, len, &x);
-		my = next_covered(b, blen, &y);
-		same = mx == my &&
-		       (!mx || (x.l.end - x.l.start == y.l.end - y.l.start &&
-				memcmp(x.p + x.l.start, y.p + y.l.start,
-				       x.l.end - x.l.start) == 0));
-	} while (same && mx);
-	free(b);
-	return same;
-}
-
-void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
-{
-	struct reading g = { .r = r };
-	char want[SUM_DIGITS + 1];
-	struct rc4_ini_text ln = { 0 };
-	const char *t;
-	size_t n;
-
-	memset(r, 0, sizeof *r);
-	rc4_ini_next(sec, len, &ln); /* the header */
-	while (rc4_ini_next(sec, len, &ln))
-		if ((t = record_text(&ln, &n)) != NULL)
-			parse_line(&g, t, n);
-	snprintf(want, sizeof want, "%016" PRIx64, checksum(sec, len));
-	r->owner = !g.found		       ? RC4_OWNER_HAND
-		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
-		   : g.bad		       ? RC4_OWNER_UNTRUSTED
-					       : RC4_OWNER_TUNER;
-	/* what the writer writes from these values, line for line: this
-	 * version's, or an earlier one's where the record names a shared key
-	 * (batch_kernel, read for each batch call) */
-	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
-		r->owner = RC4_OWNER_UNTRUSTED;
-}
-
 void rc4_record_now(char at[RC4_RECORD_TIME_MAX])
 {
 	time_t t = time(NULL);
@@ -508,7 +445,7 @@ static int split_write(FILE *f, const struct rc4_record_split *sp)
 	return (bad | (fputc('\n', f) == EOF)) ? -1 : 0;
 }
 
-/* B's basis line for KEY: 0, or -1 when the write failed. */
+/* B's basis line for KEY: below 0 when the write failed. */
 static int basis_write(FILE *f, const char *key,
 		       const struct rc4_record_basis *b)
 {
@@ -517,10 +454,8 @@ static int basis_write(FILE *f, const char *key,
 	if (b->lower >= 0)
 		snprintf(lower, sizeof lower, "%.3f", fmin(b->lower, 999.999));
 	return fprintf(f, RC4_RECORD_PREFIX "basis key=%s lower=%s window=%.3f "
-			  "finalists=%d rounds=%d\n",
-		       key, lower, b->window, b->finalists, b->rounds) < 0
-		       ? -1
-		       : 0;
+		       "finalists=%d rounds=%d\n",
+		       key, lower, b->window, b->finalists, b->rounds);
 }
 
 /* R's record format: 3 with a basis line, else 2 with a split, else 1. */
@@ -594,7 +529,6 @@ static char *build(const char *name, const struct rc4_record *r,
 
 	if (f == NULL)
 		return NULL;
-	/* a memstream's failed write sets no error flag: count them */
 	int bad = fprintf(f, "[%s]\n", name) < 0;
 	bad |= record_write(f, r, shared) < 0;
 	if (comment != NULL)
@@ -621,6 +555,57 @@ static char *build(const char *name, const struct rc4_record *r,
 	if (len != NULL)
 		*len = n;
 	return text;
+}
+
+/* Whether the section SEC (LEN bytes) holds, after its header, exactly
+ * the record lines and key lines that the writer writes from R (trimmed;
+ * plain comments and blank lines apart): one grammar both ways.  SHARED:
+ * as an earlier version's writer wrote R (a key shared by kinds, once). */
+static bool as_written(const char *sec, size_t len, const struct rc4_record *r,
+		       bool shared)
+{
+	size_t blen;
+	char *b = build("-", r, NULL, &blen, shared);
+	struct rc4_ini_text x = { 0 }, y = { 0 };
+	bool same = b != NULL, mx, my;
+
+	if (!same)
+		return false;
+	rc4_ini_next(sec, len, &x); /* the headers */
+	rc4_ini_next(b, blen, &y);
+	do {
+		mx = next_covered(sec, len, &x);
+		my = next_covered(b, blen, &y);
+		same = mx == my &&
+		       (!mx || (x.l.end - x.l.start == y.l.end - y.l.start &&
+				memcmp(x.p + x.l.start, y.p + y.l.start,
+				       x.l.end - x.l.start) == 0));
+	} while (same && mx);
+	free(b);
+	return same;
+}
+
+void rc4_record_parse(const char *sec, size_t len, struct rc4_record *r)
+{
+	struct reading g = { .r = r };
+	char want[SUM_DIGITS + 1];
+	struct rc4_ini_text ln = { 0 };
+	const char *t;
+	size_t n;
+
+	memset(r, 0, sizeof *r);
+	rc4_ini_next(sec, len, &ln); /* the header */
+	while (rc4_ini_next(sec, len, &ln))
+		if ((t = record_text(&ln, &n)) != NULL)
+			parse_line(&g, t, n);
+	snprintf(want, sizeof want, "%016" PRIx64, checksum(sec, len));
+	r->owner = !g.found		       ? RC4_OWNER_HAND
+		   : strcmp(g.sum, want) != 0 ? RC4_OWNER_EDITED
+		   : g.bad		       ? RC4_OWNER_UNTRUSTED
+					       : RC4_OWNER_TUNER;
+	/* line for line, as this version or an earlier one wrote it */
+	if (r->owner == RC4_OWNER_TUNER && !as_written(sec, len, r, g.shared))
+		r->owner = RC4_OWNER_UNTRUSTED;
 }
 
 char *rc4_section_build(const char *name, const struct rc4_record *r,

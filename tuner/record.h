@@ -1,34 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* record.h - the record of a section the tuner writes: read from a
- * section's bytes, and the section's text built from it and sealed with
- * its checksum (rc4tune.conf(5), THE RECORD; section.h finds the
- * sections; the tuner's side, not linked into the library):
- *
- *   [cpu AuthenticAMD 25 17]
- *   ;@ rc4tune v=1 at=2026-12-01T00:23:05Z by=0.1.0 sum=0123456789abcdef
- *   ;@ result key=kernel value=char-16x-sse41 confidence=high why=-
- *   ;@ history key=kernel at=2026-12-01T00:23:05Z confidence=high scores=char-16x-sse41:1.000,...
- *   kernel = char-16x-sse41
- *
- * A section whose results say what their confidence rests on is format 3
- * (v=3), with a basis line per result after the results:
- *
- *   ;@ basis key=kernel lower=0.987 window=0.022 finalists=4 rounds=36
- *
- * A section with a size split is format 2 (v=2; 3 with basis lines), with
- * a split line after the results and its two keys before the kernel's:
- *
- *   ;@ split short=long-16x-sse41 below=1024 gain=1.031 ratios=16:1.078,...
- *   short_below = 1024
- *   short_kernel = long-16x-sse41
- *   kernel = int-ring4-asm
- *
- * Record lines are comments to inih.  Each is a type word, then NAME=VALUE
- * fields.  One grammar both ways: the reader takes a sealed record as the
- * tuner's only when rc4_section_build writes exactly its record and key
- * lines from the values it read (a later format raises v=); a record with
- * an earlier version's shared key (key=batch_kernel), when they are the
- * lines that version wrote: the shared key's for each batch call's. */
+/* record.h - the record of a section the tuner writes (its grammar:
+ * rc4tune.conf(5), THE RECORD): read from a section's bytes, and the
+ * section's text built from it and sealed with its checksum.  One grammar
+ * both ways: a sealed record is the tuner's only when rc4_section_build
+ * writes exactly its record and key lines from the values read. */
 #ifndef RC4_RECORD_H
 #define RC4_RECORD_H
 
@@ -36,12 +11,10 @@
 #include <stddef.h>
 #include "kernels/kernel.h"
 
-#define RC4_RECORD_VERSION 1
-/* The format of a record that carries a size split (its split line and
- * the short_kernel and short_below keys); one without stays format 1,
+/* A record with neither a size split nor basis lines stays format 1,
  * byte for byte, so that earlier versions read it as before. */
+#define RC4_RECORD_VERSION 1
 #define RC4_RECORD_VERSION_SPLIT 2
-/* The format of a record with basis lines, with or without a split. */
 #define RC4_RECORD_VERSION_BASIS 3
 #define RC4_RECORD_PREFIX ";@ "
 /* Runs a key's history keeps, newest first, and kernels each run lists:
@@ -83,10 +56,8 @@ struct rc4_record {
 		char value[RC4_RECORD_NAME_MAX];
 		bool uncertain;
 		char why[RC4_RECORD_NAME_MAX]; /* reason codes, "-" if none */
-		/* What the confidence rests on (decide.h, struct choice):
-		 * the lowest of the kernel's lower bounds against each
-		 * other finalist (< 0: none), the tie window, the kernels
-		 * in the final and the rounds each had. */
+		/* What the confidence rests on (decide.h, struct choice);
+		 * lower < 0: no other kernel was in the final. */
 		struct rc4_record_basis {
 			bool present;
 			double lower, window;
@@ -124,11 +95,8 @@ void rc4_record_now(char at[RC4_RECORD_TIME_MAX]);
 /* --- A section's text from its record. */
 
 /* The bytes of a section the tuner writes for NAME: its header, R's
- * record lines (R->at; by R->by, or this version when it is ""; a run
- * without leaders is left out), COMMENT (whole lines, each
- * starting with ';'; may be NULL), then for each key R has a result for,
- * KEY = VALUE, `kernel = NAME` last; sealed with its checksum.  A history
- * line keeps as many of its leaders as fit the reader's line limit.
+ * record lines (by this version when R->by is ""), COMMENT (whole ';'
+ * lines; may be NULL), then R's key lines, `kernel = NAME` last; sealed.
  * Malloc'ed and NUL-terminated, *LEN bytes (LEN may be NULL); NULL when
  * out of memory. */
 char *rc4_section_build(const char *name, const struct rc4_record *r,

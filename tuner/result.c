@@ -9,7 +9,6 @@
 #include "conf.h"
 #include "report.h"
 #include "result.h"
-#include "select.h"
 #include "memstream.h"
 
 void result_free(struct result *r)
@@ -17,70 +16,68 @@ void result_free(struct result *r)
 	decide_free(&r->dec);
 }
 
-/* What the library takes from the text T wrote to PATH, CONF as it read
- * it (RC, WHY: rc4_conf_parse's), against T's decision: 0 when this CPU
- * gets every kernel decided and the split decided, else -1 after saying
- * what it reads instead. */
-static int as_decided(const struct result *t, const char *path,
-		      const struct rc4_conf *conf, int rc, const char *why)
+/* What the library takes for SECTION from TEXT (LEN bytes) written to
+ * PATH: CONF and U as it reads them, and rc4_conf_parse's status (WHY, of
+ * RC4_CONF_WHY_MAX bytes, says why when it is not 0). */
+static int library_reads(const char *text, size_t len, const char *path,
+			 const char *section, struct rc4_conf *conf,
+			 struct rc4_keys_use *u, char *why)
 {
 	const struct rc4_keys_how how = { true, NULL, NULL };
-	const struct split *s = &t->dec.split;
-	struct rc4_keys_use u;
+	int rc = rc4_conf_trusted(path, why, RC4_CONF_WHY_MAX);
 
-	rc4_keys_judge(conf->value[RC4_CONF_CPU], &how, &u);
+	if (rc == 0)
+		rc = rc4_conf_parse(text, len, section, conf, NULL, why,
+				    RC4_CONF_WHY_MAX);
+	else
+		memset(conf, 0, sizeof *conf);
+	rc4_keys_judge(conf->value[RC4_CONF_CPU], &how, u);
+	return rc;
+}
+
+/* The library takes a config whole or not at all: a postinst hears from
+ * this check that the tuning has no effect until the file is mended. */
+int result_check(const struct result *t, const char *path)
+{
+	const struct split *s = &t->dec.split;
+	struct rc4_conf conf;
+	struct rc4_keys_use u;
+	char why[RC4_CONF_WHY_MAX];
+
+	if (t->text == NULL)
+		return 0;
+	int rc = library_reads(t->text, t->text_len, path, t->section, &conf,
+			       &u, why);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (t->dec.use[k] == NULL)
 			continue;
 		const char *want = decide_name(&t->dec, k);
-		if (rc == 0 && u.k[k] != NULL && strcmp(u.k[k]->name, want) == 0)
+		if (rc == 0 && u.k[k] && strcmp(u.k[k]->name, want) == 0)
 			continue;
 		fprintf(stderr, "rc4tune: error: %s: written, but the library "
 				"will not use %s = %s from it: %s",
 			path, rc4_keys[k].name, want,
 			rc != 0 ? why : u.k[k] ? "it reads another kernel"
 					       : "it passes the key over");
-		if (rc != 0 && conf->bad_line != 0)
-			fprintf(stderr, " (line %d)", conf->bad_line);
+		if (rc != 0 && conf.bad_line != 0)
+			fprintf(stderr, " (line %d)", conf.bad_line);
 		fprintf(stderr, "; see rc4tune --check-conf %s\n", path);
 		return -1;
 	}
-	if (t->dec.use[RC4K_SINGLE] == NULL)
+	const struct measurement *single = t->dec.use[RC4K_SINGLE];
+	if (single == NULL)
 		return 0;
 	const char *short_name =
-		s->below > 0 ? t->dec.use[RC4K_SINGLE]->kr[s->short_kernel].k->name
-			     : NULL;
-	if (
-	    (u.split.below == s->below &&
-	     (short_name == NULL || strcmp(u.split.short_kernel->info.name, short_name) == 0)))
+		s->below > 0 ? single->kr[s->short_kernel].k->name : NULL;
+	if (u.split.below == s->below &&
+	    (short_name == NULL ||
+	     strcmp(u.split.short_kernel->info.name, short_name) == 0))
 		return 0;
 	fprintf(stderr, "rc4tune: error: %s: written, but the library does "
 			"not take the split decided (%zu bytes, %s) from it; "
 			"see rc4tune --check-conf %s\n",
 		path, s->below, short_name ? short_name : "none", path);
 	return -1;
-}
-
-/* The library takes a config whole or not at all: fail when the text just
- * written (this section, or another line kept as it was) would not give
- * this CPU the kernels measured, so a postinst hears that the tuning has
- * no effect until the file is mended.  Under the lock: the file is
- * checked as the library checks one, but its text is the one
- * result_text made, not read again. */
-int result_check(const struct result *t, const char *path)
-{
-	struct rc4_conf conf;
-	char why[RC4_CONF_WHY_MAX];
-
-	if (t->text == NULL)
-		return 0;
-	int r = rc4_conf_trusted(path, why, sizeof why);
-	if (r == 0)
-		r = rc4_conf_parse(t->text, t->text_len, t->section, &conf,
-				   NULL, why, sizeof why);
-	else
-		memset(&conf, 0, sizeof conf);
-	return as_decided(t, path, &conf, r, why);
 }
 
 /* This run of M as the record's history keeps it: its leading kernels,
@@ -154,8 +151,7 @@ static void make_record(const struct result *t, const struct rc4_record *prior,
 		this_run(&rk->run[0], m, c->uncertain, t->at);
 		rk->nruns = 1;
 		for (int i = 0; prior && i < prior->key[k].nruns &&
-				rk->nruns < RC4_RECORD_RUNS;
-		     i++)
+				rk->nruns < RC4_RECORD_RUNS; i++)
 			rk->run[rk->nruns++] = prior->key[k].run[i];
 	}
 	split_record(&t->dec, &r->split);
@@ -202,7 +198,6 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 		      const char *old, size_t len)
 {
 	const struct rc4_record *r = &sec->record;
-	const struct rc4_keys_how how = { true, NULL, NULL };
 	struct rc4_keys_use u;
 	struct rc4_conf conf;
 	char why[RC4_CONF_WHY_MAX];
@@ -211,11 +206,9 @@ static bool less_sure(const struct result *t, const struct rc4_section *sec,
 	for (int k = 0; k < RC4K_KINDS; k++)
 		doubt |= t->dec.use[k] != NULL && t->dec.choice[k].uncertain &&
 			 r->key[k].present && !r->key[k].uncertain;
-	if (!doubt || rc4_conf_trusted(t->path, why, sizeof why) != 0 ||
-	    rc4_conf_parse(old, len, t->section, &conf, NULL, why,
-			   sizeof why) != 0)
+	if (!doubt || library_reads(old, len, t->path, t->section, &conf, &u,
+				    why) != 0)
 		return false;
-	rc4_keys_judge(conf.value[RC4_CONF_CPU], &how, &u);
 	for (int k = 0; k < RC4_KEYS; k++)
 		if (u.bad[k].line != 0)
 			return false;

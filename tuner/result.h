@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* result.h - a run's result into the config, under the writer's lock
- * (tune.c takes it):
- * for each key measured, the choice (decide.h) weighed with this CPU's
- * section, then the record and the section built and put into the file's
- * bytes (section.h), or the file kept (a person's section, or one the
- * library uses that is more confident than this run); then the check that
- * the library reads what was written. */
+ * (tune.c takes it): each key's choice (decide.h) weighed with this CPU's
+ * section, the section built and put into the file's bytes, or the file
+ * kept; then the check that the library reads what was written. */
 #ifndef RC4_RESULT_H
 #define RC4_RESULT_H
 
@@ -28,14 +25,11 @@ struct result {
 	 * single kind is not measured. */
 	const struct rc4k *single;
 	bool force;          /* replace a person's section too */
-	/* What result_text decided, once per pass: the three calls'
-	 * choices (decide_calls); why the file was kept (NULL: written) and
-	 * the section's line; whether as more confident rather than as a
-	 * person's. */
-	struct decision dec;
-	const char *kept;
-	int kept_line;
-	bool kept_surer;
+	/* What result_text decided, once per pass. */
+	struct decision dec; /* decide_calls' */
+	const char *kept;    /* why the file was kept; NULL: written */
+	int kept_line;       /* the section that kept it */
+	bool kept_surer;     /* kept as more confident, not as a person's */
 	/* The file's new bytes as result_text made them (the caller owns
 	 * them): what result_check checks. */
 	const char *text;
@@ -58,9 +52,9 @@ const struct rc4_record *result_prior(const char *old, size_t len,
 char *result_text(struct result *r, const char *old, size_t len,
 		  size_t *outlen, bool *err);
 
-/* 0 when the library trusts PATH and would read the kernels this run
- * wrote from the text written there (R->text, not read again), else -1
- * after saying why. */
+/* 0 when the library trusts PATH and would take every kernel and the
+ * split decided from R->text (not read again), else -1 after saying what
+ * it reads instead. */
 int result_check(const struct result *r, const char *path);
 
 /* What result_text decided. */

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* section.c - sections found in and put into a file's bytes, for the
- * tuner (section.h).  Lines are read as inih reads them (iniline.h).  A
- * section spans from its header to the next; when one is replaced, the
- * comments after its last key stay, since they usually describe the next
- * section. */
+/* section.c - sections found in and put into a file's bytes (section.h),
+ * lines read as inih reads them (iniline.h).  A replaced section's
+ * comments after its last key stay: they usually describe the next one. */
 #include <config.h>
 
 #include <stdio.h>
@@ -17,23 +15,9 @@
 static enum rc4_key key_of(const struct rc4_ini_text *t)
 {
 	char key[RC4_CONF_MAX_LINE + 1];
-	size_t n = t->l.name_len < sizeof key ? t->l.name_len : sizeof key - 1;
 
-	memcpy(key, t->p + t->l.name, n);
-	key[n] = '\0';
+	snprintf(key, sizeof key, "%.*s", (int)t->l.name_len, t->p + t->l.name);
 	return rc4_key_named(key);
-}
-
-/* The entry line T's value into V (LINE: the section's header line). */
-static void entry_value(struct rc4_conf_value *v, const struct rc4_ini_text *t,
-			int line)
-{
-	size_t n = t->l.value_len < sizeof v->name ? t->l.value_len
-						   : sizeof v->name - 1;
-
-	memcpy(v->name, t->p + t->l.value, n);
-	v->name[n] = '\0';
-	v->line = line + t->num - 1;
 }
 
 void rc4_section_parse(const char *text, size_t len, int line,
@@ -48,18 +32,23 @@ void rc4_section_parse(const char *text, size_t len, int line,
 	s->line = line;
 	if (rc4_ini_next(text, len, &t) && t.l.kind == RC4_INI_HEADER)
 		rc4_section_key(t.p + t.l.name, t.l.name_len, s->name);
-	while (rc4_ini_next(text, len, &t))
-		if (t.l.kind == RC4_INI_ENTRY && (r = key_of(&t)) != RC4_KEY_NONE)
-			entry_value(&s->key[r], &t, line);
+	while (rc4_ini_next(text, len, &t)) {
+		if (t.l.kind != RC4_INI_ENTRY ||
+		    (r = key_of(&t)) == RC4_KEY_NONE)
+			continue;
+		snprintf(s->key[r].name, sizeof s->key[r].name, "%.*s",
+			 (int)t.l.value_len, t.p + t.l.value);
+		s->key[r].line = line + t.num - 1;
+	}
 	rc4_record_parse(text, len, &s->record);
 	/* a result the tuner wrote is the value of its key line */
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (s->record.owner == RC4_OWNER_TUNER &&
-		    s->record.key[k].present &&
-		    strcmp(s->record.key[k].value,
-			   s->key[rc4_key_read(s->key, (enum rc4k_kind)k)].name) !=
-			    0)
+	for (int k = 0; k < RC4K_KINDS; k++) {
+		const struct rc4_record_key *rk = &s->record.key[k];
+		enum rc4_key read = rc4_key_read(s->key, (enum rc4k_kind)k);
+		if (s->record.owner == RC4_OWNER_TUNER && rk->present &&
+		    strcmp(rk->value, s->key[read].name) != 0)
 			s->record.owner = RC4_OWNER_UNTRUSTED;
+	}
 }
 
 void rc4_section_walk(const char *buf, size_t len, rc4_section_fn *fn,
@@ -100,7 +89,6 @@ void *rc4_grow(void *items, size_t *cap, size_t n, size_t size,
 
 struct collecting {
 	struct rc4_sections *ss;
-	const char *path;
 	rc4_section_keep_fn *keep;
 	void *arg;
 };
@@ -110,7 +98,7 @@ static void collect_one(void *arg, const struct rc4_section *s)
 	struct collecting *c = arg;
 	struct rc4_sections *ss = c->ss;
 
-	if (ss->failed || (c->keep != NULL && !c->keep(c->arg, s)))
+	if (ss->failed || !c->keep(c->arg, s))
 		return;
 	struct rc4_section *more = rc4_grow(ss->s, &ss->cap, ss->n,
 					    sizeof *more, 16);
@@ -118,15 +106,13 @@ static void collect_one(void *arg, const struct rc4_section *s)
 	if (ss->failed)
 		return;
 	ss->s = more;
-	ss->s[ss->n] = *s;
-	ss->s[ss->n++].path = c->path;
+	ss->s[ss->n++] = *s;
 }
 
 int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
-			 size_t len, const char *path,
-			 rc4_section_keep_fn *keep, void *arg)
+			 size_t len, rc4_section_keep_fn *keep, void *arg)
 {
-	struct collecting c = { ss, path, keep, arg };
+	struct collecting c = { ss, keep, arg };
 
 	rc4_section_walk(buf, len, collect_one, &c);
 	return ss->failed ? -1 : 0;
@@ -150,10 +136,9 @@ static void found(void *arg, const struct rc4_section *s)
 
 	if (strcmp(s->name, f->name) != 0)
 		return;
-	if (f->count++ == 0 && f->first != NULL)
+	if (f->count++ == 0)
 		*f->first = *s;
-	if (f->theirs != NULL && f->theirs->line == 0 &&
-	    s->record.owner != RC4_OWNER_TUNER)
+	if (f->theirs->line == 0 && s->record.owner != RC4_OWNER_TUNER)
 		*f->theirs = *s;
 }
 
@@ -162,10 +147,8 @@ int rc4_section_find(const char *buf, size_t len, const char *name,
 {
 	struct finding f = { name, 0, first, theirs };
 
-	if (first != NULL)
-		memset(first, 0, sizeof *first);
-	if (theirs != NULL)
-		memset(theirs, 0, sizeof *theirs);
+	memset(first, 0, sizeof *first);
+	memset(theirs, 0, sizeof *theirs);
 	rc4_section_walk(buf, len, found, &f);
 	return f.count;
 }
@@ -196,8 +179,7 @@ struct merging {
 	bool bad; /* a write failed: the text has a hole */
 };
 
-/* N bytes at P onto M's text (a memstream's failed write sets no error
- * flag: M->bad does). */
+/* N bytes at P onto M's text; M->bad when the write failed. */
 static void emit(struct merging *m, const char *p, size_t n)
 {
 	if (fwrite(p, 1, n, m->f) != n)
@@ -239,9 +221,7 @@ static void at_header(struct merging *m, const struct rc4_ini_text *t,
 	/* A UTF-8 BOM before the first line (inih skips it) stays in front
 	 * of whatever replaces that line. */
 	size_t bom = t->at == 0 && t->l.start >= 3 &&
-				     memcmp(t->p, "\xef\xbb\xbf", 3) == 0
-			     ? 3
-			     : 0;
+		     memcmp(t->p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	emit(m, m->old + m->copied, t->at + bom - m->copied);
 	if (m->found[j]++ == 0)
 		emit(m, m->put[j].text, strlen(m->put[j].text));
@@ -303,8 +283,9 @@ char *rc4_sections_put(const char *old, size_t len,
 
 	m.index = malloc((n ? n : 1) * sizeof *m.index);
 	m.found = calloc(n ? n : 1, sizeof *m.found);
-	if (m.f == NULL || m.index == NULL || m.found == NULL)
-		goto fail;
+	m.bad = m.f == NULL || m.index == NULL || m.found == NULL;
+	if (m.bad)
+		goto done;
 	for (size_t j = 0; j < n; j++)
 		m.index[j] = (struct put_index){ put[j].name, j };
 	qsort(m.index, n, sizeof *m.index, by_name);
@@ -319,20 +300,16 @@ char *rc4_sections_put(const char *old, size_t len,
 		m.copied = m.span_end;
 	emit(&m, old + m.copied, len - m.copied);
 	append_rest(&m, &out, outlen);
-	free(m.index);
-	free(m.found);
-	if ((rc4_memstream_close(m.f) != 0) | m.bad) {
-		free(out);
-		return NULL;
-	}
-	return out;
-fail:
+	m.bad |= rc4_memstream_close(m.f) != 0;
+	m.f = NULL;
+done:
 	free(m.index);
 	free(m.found);
 	if (m.f != NULL)
 		fclose(m.f);
-	free(out);
-	return NULL;
+	if (m.bad)
+		free(out);
+	return m.bad ? NULL : out;
 }
 
 char *rc4_section_replace(const char *old, size_t len, const char *name,

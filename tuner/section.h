@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* section.h - the tuner's side of rc4tune.conf's sections: sections found
- * in a file's bytes and read into their keys and their record (record.h:
- * whose a section is, and its text built and sealed), and sections put
- * back: old bytes in, new bytes out.  The tuner's writer and merges and
- * --explain go through it; the library only names sections
- * (sectionname.h), so none of this is linked into it.  Implemented by
- * section.c; record.c implements record.h. */
+/* section.h - the tuner's side of rc4tune.conf's sections: found in a
+ * file's bytes, read into their keys and record (record.h), and put back.
+ * The library only names sections (sectionname.h): none of this is
+ * linked into it. */
 #ifndef RC4_SECTION_H
 #define RC4_SECTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "confkeys.h"
-#include "inibuild.h"
-#include "kernels/kernel.h"
 #include "record.h"
 #include "sectionname.h"
 
@@ -22,7 +17,6 @@ struct rc4_section {
 	const char *text; /* in the file's bytes */
 	size_t len;
 	int line;         /* its header's line, from 1 */
-	const char *path; /* its file, as rc4_sections_collect was told */
 	char name[RC4_CONF_MAX_SECTION + 1]; /* rc4_section_key's */
 	/* The last line of each key (rc4_keys) in it, and its value as inih
 	 * reads it; "" and 0 when there is none. */
@@ -48,13 +42,11 @@ struct rc4_sections {
 	bool failed; /* out of memory: some were not kept */
 };
 
-/* Keep in SS each section of the file PATH, whose bytes are BUF (LEN
- * bytes), that KEEP (may be NULL: all) says to keep.  Returns 0, or -1
- * when out of memory (SS->failed). */
+/* Keep in SS each section of the file BUF (LEN bytes) that KEEP says to
+ * keep.  Returns 0, or -1 when out of memory (SS->failed). */
 typedef bool rc4_section_keep_fn(void *arg, const struct rc4_section *s);
 int rc4_sections_collect(struct rc4_sections *ss, const char *buf,
-			 size_t len, const char *path,
-			 rc4_section_keep_fn *keep, void *arg);
+			 size_t len, rc4_section_keep_fn *keep, void *arg);
 
 void rc4_sections_free(struct rc4_sections *ss);
 
@@ -65,20 +57,19 @@ void *rc4_grow(void *items, size_t *cap, size_t n, size_t size,
 	       size_t first);
 
 /* The sections of BUF (LEN bytes) named NAME: how many there are; FIRST
- * (may be NULL) gets the first, THEIRS (may be NULL) the first that is
- * not the tuner's (theirs->line 0 when none is): a later duplicate speaks
- * too, since the library reads its keys last. */
+ * gets the first, THEIRS the first that is not the tuner's (theirs->line
+ * 0 when none is): a later duplicate speaks too, since the library reads
+ * its keys last. */
 int rc4_section_find(const char *buf, size_t len, const char *name,
 		     struct rc4_section *first, struct rc4_section *theirs);
 
 /* OLD (LEN bytes, any bytes) with the section named NAME replaced by TEXT
- * (a whole section: header line first, '\n' line ends, which it keeps in
- * a file with "\r\n" ones too: the library counts a '\r' in a line's
- * length, and reads either), or TEXT appended when there is none.  Later sections of that name are removed, with a warning on
- * stderr naming PATH.  A section header indented right after a removed
- * section loses its indent (after a key line inih would read it as part
- * of that value).  Returns a malloc'ed buffer of *OUTLEN bytes, or NULL
- * (out of memory). */
+ * (a whole section with '\n' line ends, kept so in a "\r\n" file: the
+ * library reads either), or TEXT appended when there is none.  Later
+ * sections of that name are removed, with a warning on stderr naming
+ * PATH; a header indented right after one loses its indent (inih would
+ * read it as part of the key line before).  Returns a malloc'ed buffer of
+ * *OUTLEN bytes, or NULL (out of memory). */
 char *rc4_section_replace(const char *old, size_t len, const char *name,
 			  const char *text, const char *path, size_t *outlen);
 

@@ -350,7 +350,7 @@ static bool tuned_already(const struct tuning *t, const char *path)
 		return false;
 	bool found = rc4_conf_parse(buf, len, t->section, &conf, NULL, why,
 				    sizeof why) == 0 &&
-		     rc4_sections_collect(&ss, buf, len, path, named,
+		     rc4_sections_collect(&ss, buf, len, named,
 					  (void *)t->section) == 0 && ss.n > 0;
 	bool done = found && nothing_to_do(t, path, &conf, &ss);
 	rc4_sections_free(&ss);

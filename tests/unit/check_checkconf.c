@@ -174,7 +174,7 @@ START_TEST(test_cpu_section_forms)
 END_TEST
 
 /* As many sections as fit in a file, none with a key, each repeated
- * once: every header is tracked, through a hash table (a linear search a
+ * once: every header is tracked, in a tree by name (a linear search a
  * header took seconds for such a file under sanitizers). */
 static void count_repeats(void *arg, int line, bool error, const char *msg)
 {
