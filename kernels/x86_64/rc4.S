@@ -458,9 +458,10 @@
 
 /* The block's keystream (xmm0) XORed into lanes k1 of the 16 bytes at
  * (r9), written to (r9,r10).  All lanes: plain unaligned accesses.  A
- * masked access whose 16 bytes cross a page took hundreds of cycles on Zen
- * 5 (a microcode assist, even with the other page's lanes masked off), and
- * every call on a page-aligned buffer would meet one: such a partial block
+ * masked access whose 16 bytes cross a page can take hundreds of cycles
+ * (an assist, even with the other page's lanes masked off; see
+ * doc/cpus/AuthenticAMD-26-2.md, "Where the buffer sits"), and every call
+ * on a page-aligned buffer would meet one: such a partial block
  * goes through the 16 bytes of the message that hold its lanes instead
  * (the first block's from its first lane, the last block's up to its
  * last), unmasked: the keystream moved to them by vpshufb, and the lanes
