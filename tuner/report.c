@@ -210,15 +210,9 @@ static void json_members(FILE *f, const char *in, const struct measurement *m,
 		in, m->rounds, in, m->slice, in, m->seconds, in,
 		m->deadline_at, in, m->last_round_at, in, c->noise, in, c->gap,
 		in);
-	if (m->load >= 0)
-		fprintf(f, "%.3f", m->load);
-	else
-		fputs("null", f);
+	fprintf(f, m->load >= 0 ? "%.3f" : "null", m->load);
 	fprintf(f, ",\n%s\"lower\": ", in);
-	if (c->lower >= 0)
-		fprintf(f, "%.4f", c->lower);
-	else
-		fputs("null", f);
+	fprintf(f, c->lower >= 0 ? "%.4f" : "null", c->lower);
 	fprintf(f, ",\n%s\"confidence\": \"%s\",\n%s\"uncertain_because\": ",
 		in, c->uncertain ? "uncertain" : "high", in);
 	json_string_or_null(f, c->uncertain ? c->why : NULL);
@@ -251,10 +245,8 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		   "  \"cycle_clock\": ",
 		workload_name(any->workload), any->clock);
 	json_string_or_null(f, any->cycle_clock);
-	if (any->cycle_clock)
-		fprintf(f, ",\n  \"cycle_hz\": %.6g", any->cycle_hz);
-	else
-		fputs(",\n  \"cycle_hz\": null", f);
+	fputs(",\n  \"cycle_hz\": ", f);
+	fprintf(f, any->cycle_clock ? "%.6g" : "null", any->cycle_hz);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (m[k] == NULL)
 			continue;
