@@ -110,17 +110,13 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 	}
 	fprintf(f, "\n%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
 		c->noise * 100, c->gap * 100);
-	if (m->load >= 0)
-		fprintf(f, "other processes used %.0f %% of the CPUs\n",
-			m->load * 100);
-	else
-		fprintf(f, "the other processes' load is unknown\n");
-	if (c->uncertain)
-		fprintf(f, "%sconfidence: uncertain (%s): rerun on an idle "
-			   "machine\n",
-			prefix, c->why);
-	else
-		fprintf(f, "%sconfidence: high\n", prefix);
+	fprintf(f, m->load >= 0 ? "other processes used %.0f %% of the CPUs\n"
+			       : "the other processes' load is unknown\n",
+		m->load * 100);
+	fprintf(f, c->uncertain ? "%sconfidence: uncertain (%s): rerun on an "
+				  "idle machine\n"
+				: "%sconfidence: high\n",
+		prefix, c->why);
 	if (c->tie_rule)
 		fprintf(f, "%stie: %zu %ss within %.1f %% of the best (%s): "
 			   "chose %s, %s\n",
@@ -251,10 +247,8 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		if (m[k] == NULL)
 			continue;
 		const char *in = m[k]->bench->json == NULL ? "  " : "    ";
-		if (m[k]->bench->json == NULL)
-			fputs(",\n", f);
-		else
-			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
+		fprintf(f, m[k]->bench->json ? ",\n  \"%s\": {\n" : ",\n",
+			m[k]->bench->json);
 		json_members(f, in, m[k], &c[k]);
 		fprintf(f, ",\n%s\"written\": ", in);
 		json_string_or_null(f, written ? written[k] : NULL);
