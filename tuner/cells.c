@@ -113,10 +113,9 @@ static double run_set_keys(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k_batch *b = rc4k_batch(tr->k);
 	struct batch_args a;
-	double t0;
 
 	batch_args_at(&a, tr, 0);
-	t0 = timing_now();
+	double t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++) {
 		for (size_t i = 0; i < NKEYS; i++)
 			a.key[i] = fresh_key();
@@ -132,11 +131,10 @@ static double run_crypt_many(const struct trial *tr, unsigned long reps)
 {
 	const struct rc4k_batch *b = rc4k_batch(tr->k);
 	struct batch_args a;
-	double t0;
 
 	batch_args_at(&a, tr, NSTREAMS);
 	rc4_keys_set(keys_of(tr, b), b, a.keys, NSTREAMS, a.key, a.len);
-	t0 = timing_now();
+	double t0 = timing_now();
 	for (unsigned long r = 0; r < reps; r++)
 		rc4_keys_crypt(b, a.keys, NSTREAMS, STREAM, a.in, a.out);
 	return timing_now() - t0;

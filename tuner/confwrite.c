@@ -716,24 +716,18 @@ void confwrite_kept(const struct confwrite *w)
 					      : "nothing written");
 }
 
-/* TEXT (LEN bytes) to the device or pipe W opened. */
-static int replace_direct(struct confwrite *w, const char *text, size_t len)
-{
-	fflush(stdout); /* whatever stdout holds goes first */
-	return merged_ok(w, text, len) != 0 ? -1
-	       : write_all(w->fd, text, len) != 0 ? fail(w->path, "write", errno)
-						  : 0;
-}
-
 int confwrite_replace(struct confwrite *w, const char *text, size_t len)
 {
 	char tmp[PATH_MAX];
 	bool live = w->live_fd >= 0;
 
-	if (w->fd >= 0)
-		return replace_direct(w, text, len);
+	if (w->fd >= 0) /* a device or a pipe: what stdout holds goes first */
+		fflush(stdout);
 	if (merged_ok(w, text, len) != 0)
 		return -1;
+	if (w->fd >= 0)
+		return write_all(w->fd, text, len) != 0
+			       ? fail(w->path, "write", errno) : 0;
 	w->unchanged = live && len == w->old_len &&
 		       memcmp(text, w->old, len) == 0 &&
 		       !(w->live.st_mode & (S_IWGRP | S_IWOTH));

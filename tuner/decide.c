@@ -444,9 +444,7 @@ static void split_try(const struct measurement *m, const struct choice *c,
 		double gain = split_gain(m, c, a, l, t);
 		if (gain <= s->gain)
 			continue;
-		*s = (struct split){ a, l, cell[t].bytes, t, { 0 },
-				     split_bar(m, c, &m->kr[a], &m->kr[l]),
-				     gain };
+		*s = (struct split){ a, l, cell[t].bytes, t, { 0 }, gain };
 		for (int i = 0; i < t; i++)
 			s->ratio[i] = m->kr[a].rate[i] / m->kr[l].rate[i];
 	}

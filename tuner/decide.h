@@ -34,13 +34,13 @@ struct choice decide_run(const struct measurement *m, const char *heuristic);
 
 /* A size split of the single kind (rc4tune.conf(5), short_kernel);
  * BELOW 0: none.  RATIO: SHORT_KERNEL's rate over LONG_KERNEL's in each
- * cell below, each above BAR; GAIN: the score over the kernel alone's. */
+ * cell below, each above the bar; GAIN: the score over the kernel alone's. */
 struct split {
 	size_t short_kernel, long_kernel; /* in the measurement's kr */
 	size_t below;
 	int cells; /* cells 0 .. CELLS - 1 run SHORT_KERNEL */
 	double ratio[SPEED_MAX_CELLS];
-	double bar, gain;
+	double gain;
 };
 
 /* Each kind's choice and the figures it was made from. */

@@ -118,14 +118,11 @@ static int collect(struct measurement *m, const char *const *names)
 		r->order = order_of(k);
 		if (rc4k_refused(k) == NULL)
 			continue;
-		if (!rc4k_usable(k)) {
-			r->status = KERNEL_UNUSABLE;
-		} else {
-			r->status = KERNEL_FAILED;
+		r->status = rc4k_usable(k) ? KERNEL_FAILED : KERNEL_UNUSABLE;
+		if (r->status == KERNEL_FAILED)
 			fprintf(stderr, "rc4tune: %s %s failed its self-test on "
 					"this CPU; never chosen\n",
 				rc4k_kinds[m->kind].what, k->name);
-		}
 	}
 	return 0;
 }

@@ -114,15 +114,6 @@ static const struct cand *winner(const struct cands *cs, size_t g)
 	return w;
 }
 
-/* Whether two sections set the same keys to the same values. */
-static bool same_keys(const struct rc4_section *a, const struct rc4_section *b)
-{
-	for (int k = 0; k < RC4_KEYS; k++)
-		if (strcmp(a->key[k].name, b->key[k].name) != 0)
-			return false;
-	return true;
-}
-
 /* Warn of the sections named like W, from another file than W's (whose
  * every section of the name goes in), that say otherwise and are left
  * out: another [pin] or [default], a person's section for the CPU. */
@@ -138,7 +129,11 @@ static void warn_left_out(const struct cands *cs, size_t g,
 		if (c->path == w->path || (cpu && c->owner == RC4_OWNER_TUNER))
 			continue;
 		rc4_section_parse(c->text, c->len, c->line, &other);
-		if (same_keys(&other, &ws))
+		int k = 0; /* the same keys with the same values: not said */
+		while (k < RC4_KEYS &&
+		       strcmp(other.key[k].name, ws.key[k].name) == 0)
+			k++;
+		if (k == RC4_KEYS)
 			continue;
 		fprintf(stderr, "rc4tune: warning: %s:%d: [%s] differs from "
 				"%s:%d's, which is kept%s\n",

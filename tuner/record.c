@@ -458,23 +458,19 @@ static int basis_write(FILE *f, const char *key,
 		       key, lower, b->window, b->finalists, b->rounds);
 }
 
-/* R's record format: 3 with a basis line, else 2 with a split, else 1. */
-static int format_of(const struct rc4_record *r)
-{
-	for (int k = 0; k < RC4K_KINDS; k++)
-		if (r->key[k].present && r->key[k].basis.present)
-			return RC4_RECORD_VERSION_BASIS;
-	return r->split.present ? RC4_RECORD_VERSION_SPLIT : RC4_RECORD_VERSION;
-}
-
 /* R's record lines, written AT, with a checksum of zeros, each kind's
  * under key_of(SHARED): 0, or -1 when a write failed.  The basis lines
  * after the results, then the split line. */
 static int record_write(FILE *f, const struct rc4_record *r, bool shared)
 {
+	/* the format: 3 with a basis line, else 2 with a split, else 1 */
+	int v = r->split.present ? RC4_RECORD_VERSION_SPLIT : RC4_RECORD_VERSION;
+	for (int k = 0; k < RC4K_KINDS; k++)
+		if (r->key[k].present && r->key[k].basis.present)
+			v = RC4_RECORD_VERSION_BASIS;
 	int bad = fprintf(f, RC4_RECORD_PREFIX "rc4tune v=%d at=%s by=%s " SUM_FIELD
 		   "%0*d\n",
-		format_of(r), r->at, r->by[0] ? r->by : PACKAGE_VERSION,
+		v, r->at, r->by[0] ? r->by : PACKAGE_VERSION,
 		SUM_DIGITS, 0) < 0;
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (r->key[k].present && key_of(k, shared) != NULL)

@@ -110,17 +110,13 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 	}
 	fprintf(f, "\n%snoise %.1f %%, gap %.1f %% (best vs second); ", prefix,
 		c->noise * 100, c->gap * 100);
-	if (m->load >= 0)
-		fprintf(f, "other processes used %.0f %% of the CPUs\n",
-			m->load * 100);
-	else
-		fprintf(f, "the other processes' load is unknown\n");
-	if (c->uncertain)
-		fprintf(f, "%sconfidence: uncertain (%s): rerun on an idle "
-			   "machine\n",
-			prefix, c->why);
-	else
-		fprintf(f, "%sconfidence: high\n", prefix);
+	fprintf(f, m->load >= 0 ? "other processes used %.0f %% of the CPUs\n"
+			       : "the other processes' load is unknown\n",
+		m->load * 100);
+	fprintf(f, c->uncertain ? "%sconfidence: uncertain (%s): rerun on an "
+				  "idle machine\n"
+				: "%sconfidence: high\n",
+		prefix, c->why);
 	if (c->tie_rule)
 		fprintf(f, "%stie: %zu %ss within %.1f %% of the best (%s): "
 			   "chose %s, %s\n",
@@ -210,15 +206,9 @@ static void json_members(FILE *f, const char *in, const struct measurement *m,
 		in, m->rounds, in, m->slice, in, m->seconds, in,
 		m->deadline_at, in, m->last_round_at, in, c->noise, in, c->gap,
 		in);
-	if (m->load >= 0)
-		fprintf(f, "%.3f", m->load);
-	else
-		fputs("null", f);
+	fprintf(f, m->load >= 0 ? "%.3f" : "null", m->load);
 	fprintf(f, ",\n%s\"lower\": ", in);
-	if (c->lower >= 0)
-		fprintf(f, "%.4f", c->lower);
-	else
-		fputs("null", f);
+	fprintf(f, c->lower >= 0 ? "%.4f" : "null", c->lower);
 	fprintf(f, ",\n%s\"confidence\": \"%s\",\n%s\"uncertain_because\": ",
 		in, c->uncertain ? "uncertain" : "high", in);
 	json_string_or_null(f, c->uncertain ? c->why : NULL);
@@ -251,18 +241,14 @@ void report_json(FILE *f, const struct measurement *const m[RC4K_KINDS],
 		   "  \"cycle_clock\": ",
 		workload_name(any->workload), any->clock);
 	json_string_or_null(f, any->cycle_clock);
-	if (any->cycle_clock)
-		fprintf(f, ",\n  \"cycle_hz\": %.6g", any->cycle_hz);
-	else
-		fputs(",\n  \"cycle_hz\": null", f);
+	fputs(",\n  \"cycle_hz\": ", f);
+	fprintf(f, any->cycle_clock ? "%.6g" : "null", any->cycle_hz);
 	for (int k = 0; k < RC4K_KINDS; k++) {
 		if (m[k] == NULL)
 			continue;
 		const char *in = m[k]->bench->json == NULL ? "  " : "    ";
-		if (m[k]->bench->json == NULL)
-			fputs(",\n", f);
-		else
-			fprintf(f, ",\n  \"%s\": {\n", m[k]->bench->json);
+		fprintf(f, m[k]->bench->json ? ",\n  \"%s\": {\n" : ",\n",
+			m[k]->bench->json);
 		json_members(f, in, m[k], &c[k]);
 		fprintf(f, ",\n%s\"written\": ", in);
 		json_string_or_null(f, written ? written[k] : NULL);

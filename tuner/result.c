@@ -11,11 +11,6 @@
 #include "result.h"
 #include "memstream.h"
 
-void result_free(struct result *r)
-{
-	decide_free(&r->dec);
-}
-
 /* What the library takes for SECTION from TEXT (LEN bytes) written to
  * PATH: CONF and U as it reads them, and rc4_conf_parse's status (WHY, of
  * RC4_CONF_WHY_MAX bytes, says why when it is not 0). */

@@ -57,9 +57,6 @@ char *result_text(struct result *r, const char *old, size_t len,
  * it reads instead. */
 int result_check(const struct result *r, const char *path);
 
-/* What result_text decided. */
-void result_free(struct result *r);
-
 /* Why a key's result is uncertain, or NULL when each is confident. */
 const char *result_doubt(const struct result *r);
 

@@ -11,19 +11,11 @@
 #include "section.h"
 #include "memstream.h"
 
-/* The key the entry line T sets, or RC4_KEY_NONE. */
-static enum rc4_key key_of(const struct rc4_ini_text *t)
-{
-	char key[RC4_CONF_MAX_LINE + 1];
-
-	snprintf(key, sizeof key, "%.*s", (int)t->l.name_len, t->p + t->l.name);
-	return rc4_key_named(key);
-}
-
 void rc4_section_parse(const char *text, size_t len, int line,
 		       struct rc4_section *s)
 {
 	struct rc4_ini_text t = { 0 };
+	char key[RC4_CONF_MAX_LINE + 1];
 	enum rc4_key r;
 
 	memset(s, 0, sizeof *s);
@@ -33,8 +25,11 @@ void rc4_section_parse(const char *text, size_t len, int line,
 	if (rc4_ini_next(text, len, &t) && t.l.kind == RC4_INI_HEADER)
 		rc4_section_key(t.p + t.l.name, t.l.name_len, s->name);
 	while (rc4_ini_next(text, len, &t)) {
-		if (t.l.kind != RC4_INI_ENTRY ||
-		    (r = key_of(&t)) == RC4_KEY_NONE)
+		if (t.l.kind != RC4_INI_ENTRY)
+			continue;
+		snprintf(key, sizeof key, "%.*s", (int)t.l.name_len,
+			 t.p + t.l.name);
+		if ((r = rc4_key_named(key)) == RC4_KEY_NONE)
 			continue;
 		snprintf(s->key[r].name, sizeof s->key[r].name, "%.*s",
 			 (int)t.l.value_len, t.p + t.l.value);

@@ -167,7 +167,7 @@ static void report(const struct tuning *t)
 
 static void tuning_free(struct tuning *t)
 {
-	result_free(&t->res);
+	decide_free(&t->res.dec);
 	decide_free(&t->run);
 	for (int k = 0; k < RC4K_KINDS; k++)
 		measure_free(&t->m[k]);
