@@ -433,9 +433,9 @@ int merge_files(const char *const *files, int n, const char *out, bool quiet)
 		/* a device or a pipe gets the file alone */
 		struct merging m = { in, n, out, quiet || w.fd >= 0, NULL, 0 };
 		int rc = confwrite_lock(&w);
-		/* a file created meanwhile by a writer without the lock */
+		/* again while a writer without the lock created the file */
 		while (rc == 0 && (rc = merge_once(&m, &w)) == CONFWRITE_AGAIN)
-			;
+			rc = 0;
 		confwrite_unlock(&w);
 		if (rc == 0) {
 			r = EXIT_SUCCESS;

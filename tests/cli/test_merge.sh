@@ -352,6 +352,20 @@ if shim_can "$RC4TUNE"; then
 	[ -n "$bn" ] && [ "$bn" -gt 0 ] && [ "$b4n" -le $((8 * bn)) ] &&
 		ok "4 times the sections, $b4n bytes allocated against $bn: at most 8 times" ||
 		fail "4 times the sections allocated $b4n bytes against ${bn:-none}: not linear"
+	# A writer without the lock creates OUT between the merge's read and
+	# its rename (the shim fails renameat2's RENAME_NOREPLACE once with
+	# EEXIST): the merge reads OUT again and writes, as the tuner does.
+	rm -f "$real/lin.conf"
+	env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$real/lin.conf" \
+		RC4TUNE_SHIM_FAIL=renameat2:1:EEXIST RC4TUNE_SHIM_NOTE="$real/note" \
+		"$RC4TUNE" --merge "$tmp/n.conf" --output "$real/lin.conf" \
+		--quiet 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q '^failed renameat2 ' "$real/note" &&
+		[ "$(grep -c '^\[cpu ' "$real/lin.conf")" -eq 2000 ] &&
+		"$RC4TUNE" --check-conf "$real/lin.conf" >/dev/null 2>&1 &&
+		ok "a file created meanwhile: the merge reads it again and writes" ||
+		{ fail "a file created meanwhile: exit $rc"; cat "$tmp/err"; }
 else
 	echo "# the merge's allocations not counted: $shim_why"
 fi
