@@ -53,7 +53,8 @@ static bool next_covered(const char *buf, size_t len, struct rc4_ini_text *t)
 
 	while (rc4_ini_next(buf, len, t))
 		if (record_text(t, &n) != NULL ||
-		    (t->l.kind != RC4_INI_BLANK && t->l.kind != RC4_INI_COMMENT))
+		    (t->l.kind != RC4_INI_BLANK &&
+		     t->l.kind != RC4_INI_COMMENT))
 			return true;
 	return false;
 }
