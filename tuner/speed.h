@@ -3,7 +3,8 @@
  * through, and the one definition of a row's speed in a cell.  A row is
  * what is timed (a kernel, another library's RC4), a cell what each call
  * does.  A round times every row in every cell once, from a start one
- * further each round, so that drift hits all rows alike. */
+ * further each round, so that drift hits all rows alike; it runs on one
+ * of the CPUs the process may run on, each placement on each in turn. */
 #ifndef RC4_SPEED_H
 #define RC4_SPEED_H
 

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* check_speed.c - the timing core's rounds visit the CPUs the process may
+ * run on in turn, each placement on each (rc4tune(1), WHAT A RESULT MUST
+ * HOLD), a round on one CPU throughout, and leave the process free to run
+ * where it could before. */
+#include <config.h>
+
+#include <sched.h>
+#include <stdbool.h>
+#include "tuner/speed.h"
+#include "testutil.h"
+
+enum { ROWS = 3, CELLS = 2 };
+
+/* Where each round's slices ran. */
+static struct speed_table t;
+static int cpu_of[SPEED_MAX_ROUNDS];
+static bool split_round;
+
+static double where(void *ctx, size_t row, int cell, int place)
+{
+	static int round = -1;
+	int cpu = sched_getcpu();
+
+	(void)ctx;
+	(void)row;
+	(void)cell;
+	(void)place;
+	if (t.rounds != round) {
+		round = t.rounds;
+		cpu_of[round] = cpu;
+	}
+	split_round |= cpu_of[round] != cpu;
+	return 1;
+}
+
+/* ROUNDS rounds; each leaves the process's CPUs as they were. */
+static void run_rounds(int rounds)
+{
+	cpu_set_t before, after;
+
+	ck_assert_int_eq(speed_init(&t, ROWS, CELLS), 0);
+	for (int r = 0; r < rounds; r++) {
+		ck_assert_int_eq(sched_getaffinity(0, sizeof before, &before), 0);
+		ck_assert_int_eq(speed_round(&t, NULL, ROWS, where, NULL), 0);
+		ck_assert_int_eq(sched_getaffinity(0, sizeof after, &after), 0);
+		ck_assert_msg(CPU_EQUAL(&before, &after),
+			      "round %d left the process on other CPUs", r);
+	}
+	ck_assert_msg(!split_round, "a round's slices ran on two CPUs");
+}
+
+START_TEST(test_each_placement_on_each_cpu)
+{
+	cpu_set_t allowed;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+	int n = CPU_COUNT(&allowed), cycles = SPEED_MAX_ROUNDS / SPEED_PLACES;
+	int rounds = (n < cycles ? n : cycles) * SPEED_PLACES;
+	run_rounds(rounds);
+	/* no (placement, CPU) pair twice in n cycles of the placements, so
+	 * each placement on each CPU */
+	for (int i = 0; i < rounds; i++) {
+		ck_assert_msg(CPU_ISSET(cpu_of[i], &allowed),
+			      "round %d on CPU %d, not the process's", i,
+			      cpu_of[i]);
+		for (int j = 0; j < i; j++)
+			ck_assert_msg(t.place[i] != t.place[j] ||
+					      cpu_of[i] != cpu_of[j],
+				      "rounds %d and %d: placement %d on CPU %d "
+				      "twice",
+				      j, i, t.place[i], cpu_of[i]);
+	}
+	speed_free(&t);
+}
+END_TEST
+
+START_TEST(test_one_cpu_stays)
+{
+	cpu_set_t one;
+	int cpu = sched_getcpu();
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	run_rounds(SPEED_PLACES);
+	for (int i = 0; i < SPEED_PLACES; i++)
+		ck_assert_int_eq(cpu_of[i], cpu);
+	speed_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("speed");
+	TCase *tc = tcase_create("cpus");
+	cpu_set_t allowed;
+
+	/* sched_getcpu answers on Linux, qemu-user included */
+	if (sched_getcpu() < 0 ||
+	    sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+		printf("SKIP: no sched_getcpu or sched_getaffinity here\n");
+		return 77;
+	}
+	if (CPU_COUNT(&allowed) < 2)
+		printf("note: one CPU here: the rounds have nowhere to go\n");
+	tcase_add_test(tc, test_each_placement_on_each_cpu);
+	tcase_add_test(tc, test_one_cpu_stays);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
