@@ -17,10 +17,10 @@
 
 enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
 enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
-/* A kernel whose best round of the first pass is this far below the
- * leader's worst leaves the race: beyond the tie window, and the most a
- * later step may give up for another kernel (decide.c's family cost), so
- * no kernel that could be chosen is dropped. */
+/* A kernel this far below the leader in every round of the first pass
+ * leaves the race: beyond the tie window, and the most a later step may
+ * give up for another kernel (decide.c's family cost), so no kernel that
+ * could be chosen is dropped. */
 static const double RACE_CUT = 0.05;
 static const double SETTLE = 0.5; /* of the budget, for TARGET_ROUNDS */
 static const double MIN_SLICE = 50e-6, MAX_SLICE = 5e-3;
@@ -259,19 +259,18 @@ static double round_score(const struct run *r, size_t i, int k)
 	return speed_geomean(&r->t, r->weight, v, 1);
 }
 
-/* Whether I's best round is below L's worst by more than RACE_CUT.  A
- * round is one placement, so L's worst is at its slowest; scored over
- * the cells, a kernel ahead in one cell leaves only when that cannot make
- * up for the others. */
+/* Whether I is more than RACE_CUT below L in every round.  A round is
+ * one placement on one CPU, every kernel side by side, so its ratio
+ * cancels what hit both, and a kernel within the cut at any placement
+ * stays; scored over the cells, a kernel ahead in one cell leaves only
+ * when that cannot make up for the others. */
 static bool clearly_behind(const struct run *r, size_t i, size_t l)
 {
-	double best = 0, worst = HUGE_VAL;
+	double best = 0;
 
-	for (int k = 0; k < r->t.rounds; k++) {
-		best = fmax(best, round_score(r, i, k));
-		worst = fmin(worst, round_score(r, l, k));
-	}
-	return best < (1 - RACE_CUT) * worst;
+	for (int k = 0; k < r->t.rounds; k++)
+		best = fmax(best, round_score(r, i, k) / round_score(r, l, k));
+	return best < 1 - RACE_CUT;
 }
 
 /* Whether batch kernel J fits every layout I fits, so that dropping I
