@@ -20,8 +20,11 @@ chmod 755 "$tmp"
 budget='--budget 0.3'
 root=false
 [ "$(id -u)" -eq 0 ] && root=true
-# as_nobody PROG ARGS...: PROG run as uid 65534.
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# as_nobody PROG ARGS...: PROG run as uid 65534.  A job started as
+# "$nobody_run PROG &" is PROG itself (setpriv execs it), so that killing
+# $! stops it; a function's job would be a shell that leaves PROG behind.
+nobody_run="setpriv --reuid=65534 --regid=65534 --clear-groups"
+as_nobody() { $nobody_run "$@"; }
 # Whether uid 65534 can run the tuner and holdlocks (exit 1: its usage):
 # not where they are scripts in a tree only root may enter (a cross
 # build's wrappers under /root), and then its cases are left out.
@@ -171,7 +174,7 @@ hold() {
 	else
 		$nobody || return 1
 		shift
-		as_nobody "$HOLDLOCKS" "$@" >"$tmp/held" &
+		$nobody_run "$HOLDLOCKS" "$@" >"$tmp/held" &
 	fi
 	holder=$!
 	while ! grep -qs '^ready$' "$tmp/held"; do
