@@ -84,9 +84,9 @@ double *speed_sample(const struct speed_table *t, size_t row, int cell,
 			(size_t)round];
 }
 
-/* Every byte a round's slices touch but the kernels' own states, read
- * once on a CPU new to them, so that the round's first slice does not
- * pay the other CPU's caches for all. */
+/* A byte of every cache line a round's slices touch (the kernels' own
+ * states aside), read on a CPU new to them, so that the round's first
+ * slice does not pay alone for fetching them from another CPU's caches. */
 static void warm(void)
 {
 	static const struct {
@@ -104,9 +104,9 @@ static void warm(void)
 	(void)sink;
 }
 
-/* Round ROUND on one of the CPUs this process may run on, in turn, each
- * placement on each in turn (rc4tune(1), WHAT A RESULT MUST HOLD): true
- * when it moved, the CPUs it may run on saved in WAS for afterwards. */
+/* The process moved, for round ROUND, to the next of the CPUs it may run
+ * on, so that each placement comes to each CPU in turn (rc4tune(1), WHAT
+ * A RESULT MUST HOLD): true when it moved, its CPUs saved in WAS. */
 static bool pin(int round, cpu_set_t *was)
 {
 	cpu_set_t one;
