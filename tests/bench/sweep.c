@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int r = 0; r < rounds; r++)
-		speed_round(&t, NULL, t.nrows, slice, &s);
+		speed_round(&t, NULL, (size_t)s.nk * s.noff, slice, &s);
 	print_sweep(&t, &s);
 	speed_free(&t);
 	return 0;
