@@ -3,8 +3,6 @@
 #include <config.h>
 
 #include <math.h>
-#include <sched.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "speed.h"
@@ -104,38 +102,43 @@ static void warm(void)
 	(void)sink;
 }
 
-/* The process moved, for round ROUND, to the next of the CPUs it may run
- * on, so that each placement comes to each CPU in turn (rc4tune(1), WHAT
- * A RESULT MUST HOLD): true when it moved, its CPUs saved in WAS. */
-static bool pin(int round, cpu_set_t *was)
+void speed_pin(struct speed_cpu *c, int round)
 {
 	cpu_set_t one;
 	int n;
 
-	if (sched_getaffinity(0, sizeof *was, was) != 0 ||
-	    (n = CPU_COUNT(was)) < 2)
-		return false;
+	c->moved = false;
+	if (sched_getaffinity(0, sizeof c->was, &c->was) != 0 ||
+	    (n = CPU_COUNT(&c->was)) < 2)
+		return;
+	/* each placement comes to each CPU in turn (rc4tune(1), WHAT A
+	 * RESULT MUST HOLD) */
 	int nth = (round % SPEED_PLACES + round / SPEED_PLACES) % n, cpu = 0;
 	for (;; cpu++)
-		if (CPU_ISSET(cpu, was) && nth-- == 0)
+		if (CPU_ISSET(cpu, &c->was) && nth-- == 0)
 			break;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof one, &one) != 0)
-		return false;
-	warm();
-	return true;
+	c->moved = sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+void speed_unpin(const struct speed_cpu *c)
+{
+	if (c->moved)
+		sched_setaffinity(0, sizeof c->was, &c->was);
 }
 
 int speed_round(struct speed_table *t, const size_t *rows, size_t n,
 		speed_slice *f, void *ctx)
 {
 	int round = t->rounds, place = round % SPEED_PLACES;
-	cpu_set_t was;
+	struct speed_cpu cpu;
 
 	if (round == SPEED_MAX_ROUNDS)
 		return -1;
-	bool moved = pin(round, &was);
+	speed_pin(&cpu, round);
+	if (cpu.moved)
+		warm();
 	t->place[round] = (unsigned char)place;
 	for (int c = 0; c < t->ncells; c++)
 		for (size_t j = 0; j < n; j++) {
@@ -143,8 +146,7 @@ int speed_round(struct speed_table *t, const size_t *rows, size_t n,
 			size_t row = rows ? rows[k] : k;
 			*speed_sample(t, row, c, round) = f(ctx, row, c, place);
 		}
-	if (moved)
-		sched_setaffinity(0, sizeof was, &was);
+	speed_unpin(&cpu);
 	t->rounds++;
 	return 0;
 }

@@ -8,6 +8,8 @@
 #ifndef RC4_SPEED_H
 #define RC4_SPEED_H
 
+#include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "rc4tune.h"
@@ -51,6 +53,17 @@ int speed_round(struct speed_table *t, const size_t *rows, size_t n,
 
 double *speed_sample(const struct speed_table *t, size_t row, int cell,
 		     int round);
+
+/* speed_pin moves the process to the CPU that round ROUND of
+ * speed_round runs on, and speed_unpin gives it its CPUs back, so that
+ * figures taken beside the rounds (the benchmarks' bounds) see each CPU
+ * as the rounds do.  A process allowed one CPU is not moved. */
+struct speed_cpu {
+	cpu_set_t was;
+	bool moved;
+};
+void speed_pin(struct speed_cpu *c, int round);
+void speed_unpin(const struct speed_cpu *c);
 
 /* What the rounds say of a row in a cell. */
 struct speed {

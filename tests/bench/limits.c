@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "storebound.h"
+#include "tuner/speed.h"
 #include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -236,20 +237,24 @@ static double tsc_ghz(void)
 	return (sb_ticks(1) - c0) / ((t - t0) * 1e9);
 }
 
-/* L's ticks per unit: the best of RUNS runs of about REPS calls. */
+/* L's ticks per unit: the best of RUNS runs of about REPS calls, run R
+ * on the CPU of the timing core's round R, so the best CPU's. */
 static double measure(const struct limit *l, int tsc)
 {
 	enum { REPS = 64 };
 	double best = 0;
 
-	l->run(); /* warm: caches and predictors */
 	for (int r = 0; r < RUNS; r++) {
+		struct speed_cpu cpu;
+		speed_pin(&cpu, r);
+		l->run(); /* warm: caches and predictors */
 		double t0 = sb_ticks(tsc);
 		for (int k = 0; k < REPS; k++)
 			l->run();
 		double per = (sb_ticks(tsc) - t0) / (REPS * l->units);
 		if (r == 0 || per < best)
 			best = per;
+		speed_unpin(&cpu);
 	}
 	return best;
 }

@@ -35,6 +35,7 @@
 #include <string.h>
 #include "benchutil.h"
 #include "storebound.h"
+#include "tuner/speed.h"
 #include "tuner/timing.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -280,12 +281,16 @@ void sb_rates(double rates[SB_NSHAPES], int runs, int tsc)
 {
 	double best[SB_NSHAPES];
 
-	for (int r = 0; r < runs; r++)
+	for (int r = 0; r < runs; r++) {
+		struct speed_cpu cpu;
+		speed_pin(&cpu, r);
 		for (int s = 0; s < SB_NSHAPES; s++) {
 			double per = shape_run(&sb_shapes[s], tsc);
 			if (r == 0 || per < best[s])
 				best[s] = per;
 		}
+		speed_unpin(&cpu);
+	}
 	for (int s = 0; s < SB_NSHAPES; s++)
 		rates[s] = 1 / best[s];
 }
@@ -307,8 +312,11 @@ void sb_round(struct sb_rounds *b, int round, int tsc)
 {
 	enum { RUNS = 5 };
 	double rates[SB_NSHAPES], out[SB_NLANES];
+	struct speed_cpu cpu;
 
+	speed_pin(&cpu, round); /* its runs stay there */
 	sb_rates(rates, RUNS, tsc);
+	speed_unpin(&cpu);
 	for (int w = 0; w < SB_NWIDTHS; w++) {
 		sb_lane_rates(w, rates, out);
 		for (int l = 0; l < SB_NLANES; l++)

@@ -40,7 +40,8 @@ extern const struct sb_shape sb_shapes[SB_NSHAPES];
 /* Stores per tick of the clock TSC picks in each shape: the best of RUNS
  * runs of about a tenth of a millisecond, round-robin over the shapes so
  * that a change of clock or load meets them all alike (another process
- * only slows a run down). */
+ * only slows a run down), run R on the CPU of the timing core's round R
+ * (speed_pin). */
 void sb_rates(double rates[SB_NSHAPES], int runs, int tsc);
 
 /* The store rate per lane count for cells of width index W, from RATES by
@@ -51,7 +52,7 @@ void sb_lane_rates(int w, const double rates[SB_NSHAPES],
 
 /* A benchmark's store rates, measured among its rounds so they meet the
  * same load as the kernels: a figure per width and lane count a round,
- * then medians. */
+ * on that round's CPU, then medians. */
 #define SB_MAXROUNDS 64
 struct sb_rounds {
 	double rate[SB_NWIDTHS][SB_NLANES][SB_MAXROUNDS];
