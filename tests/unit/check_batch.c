@@ -26,7 +26,7 @@ static const struct rc4k_batch *batch(size_t i)
 static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 17 };
 #define NCOUNTS (sizeof counts / sizeof counts[0])
 #define MAXN 17
-#define MSG 300
+#define MSG 600
 
 /* Single-stream kernels the batch keys meet: same layout as some batch
  * kernels, another layout for others (so both companions are used). */
@@ -84,6 +84,9 @@ static void vs_set_keys(size_t n, const char *single, uint64_t *seed)
 		ck_assert_ptr_eq(vs.keys[i].kernel, cur);
 }
 
+/* After which message half the keys skip ahead. */
+#define SKIP_AFTER 3
+
 /* Message MSG, M bytes a key, through crypt_many (in place for some
  * streams), checked against the mirrors. */
 static void vs_message(const struct rc4k_batch *b, size_t n, int msg,
@@ -105,7 +108,7 @@ static void vs_message(const struct rc4k_batch *b, size_t n, int msg,
 			      "message %d (%zu bytes)",
 			      b->info.name, n, i, vs.len[i], msg, m);
 		/* half the keys skip: they fall out of step */
-		if (msg == 2 && i % 2 == 1) {
+		if (msg == SKIP_AFTER && i % 2 == 1) {
 			size_t skip = test_below(seed, 1100);
 			rc4tune_skip(&vs.keys[i], skip);
 			mirror_skip(&vs.ref[i], skip);
@@ -120,8 +123,10 @@ START_TEST(test_batch_vs_reference)
 {
 	const struct rc4k_batch *b = batch((size_t)_i / NCOUNTS);
 	size_t n = counts[_i % NCOUNTS];
-	/* odd lengths, a zero, and one long enough for whole words */
-	static const size_t lens[] = { 1, 13, 0, 8, 77, 261 };
+	/* odd lengths, a zero, one long enough for whole words, and one for
+	 * the assembly cores' 16-byte blocks of every cell width with the
+	 * lanes still in step (RC4K_SHORT), a tail after them */
+	static const size_t lens[] = { 1, 13, 600, 0, 8, 77, 261 };
 	uint64_t seed = 0xba7c0000u + (uint64_t)_i;
 
 	if (!rc4k_usable(&b->info))
@@ -135,7 +140,7 @@ START_TEST(test_batch_vs_reference)
 	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
 	ck_assert_int_eq(rc4tune_use_kernel(single), 0);
 	vs_set_keys(n, single, &seed);
-	for (int msg = 0; msg < 6; msg++)
+	for (int msg = 0; msg < (int)(sizeof lens / sizeof lens[0]); msg++)
 		vs_message(b, n, msg, lens[msg], &seed);
 	for (size_t i = 0; i < n; i++) {
 		test_fill(&seed, vs.in[i], 40);
