@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* batch.S - multi-lane RC4 cores for 8- and 32-bit states (GNU as, AT&T,
- * SysV ABI), called by kernels/x86_64/lanes.c, which copies the lanes'
- * states into one block (lane l at l*LANE_BYTES, layout.h) and back, so
- * that every entry is a constant displacement from one register.  Each core is one
- * gas macro instantiated for both cell widths: 32-bit cells are loaded
- * and stored whole (byte stores into a state the loop also reads can run
- * at half the rate of 32-bit ones: doc/cpus/AuthenticAMD-25-1.md).
+/* batch.S - multi-lane RC4 cores for 8-, 32- and 64-bit states (GNU as,
+ * AT&T, SysV ABI), called by kernels/x86_64/lanes.c, which copies the
+ * lanes' states into one block (lane l at l*LANE_BYTES, layout.h) and
+ * back, so that every entry is a constant displacement from one register.
+ * Each core is one gas macro instantiated for each cell width: wider cells
+ * are loaded and stored 32 bits at a time (byte stores into a state the
+ * loop also reads can run at half the rate of 32-bit ones:
+ * doc/cpus/AuthenticAMD-25-1.md); a 64-bit cell's upper half is zero
+ * throughout, and no instruction needs a REX.W prefix for it.
  *
  * Why assembly: a step's loads must come before its stores in program
  * order across all lanes (every lane's S[x], S[y] loads, then every lane's
@@ -22,7 +24,8 @@
 #include "layout.h"
 
 /* Cell IDX of lane L's state, for cells of W bytes: loads zero-extend into
- * a 32-bit register, stores take the register of the cell's width. */
+ * a 32-bit register, stores take the register of the cell's width (of its
+ * low half, for 64-bit cells). */
 .macro cell_load w, l, idx, dst
  .if \w == 1
 	movzbl	256*\l(%rdi,\idx), \dst
@@ -40,7 +43,7 @@
 
 	.text
 
-/* void rc4k_x86_ksa8_{char,int}(uint8_t *blk)
+/* void rc4k_x86_ksa8_{char,int,long}(uint8_t *blk)
  * blk: S of lane l at l*LANE_BYTES(W) (identity), the key repeated to 256
  * bytes at 8*LANE_BYTES(W) + l*KX_STRIDE.  The 256 KSA steps of 8 lanes, lane after
  * lane: six instructions a lane-step where gcc's 8-lane C loop takes ten
@@ -86,8 +89,9 @@
 
 	ksa8	rc4k_x86_ksa8_char, 1
 	ksa8	rc4k_x86_ksa8_int, 4
+	ksa8	rc4k_x86_ksa8_long, 8
 
-/* void rc4k_x86_prga4_{char,int}(uint8_t *S, uint32_t xy[5], size_t blocks,
+/* void rc4k_x86_prga4_{char,int,long}(uint8_t *S, uint32_t xy[5], size_t blocks,
  *                 const uint8_t *const in[4], uint8_t *const out[4])
  * BLOCKS x 16 bytes of 4 lanes in step: xy = x, then each lane's y.  Each
  * lane's 16 keystream bytes are gathered with pinsrb (SSE4.1; from a
@@ -188,5 +192,6 @@
 
 	prga4	rc4k_x86_prga4_char, 1
 	prga4	rc4k_x86_prga4_int, 4
+	prga4	rc4k_x86_prga4_long, 8
 
 	.section .note.GNU-stack,"",@progbits

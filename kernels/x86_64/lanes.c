@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* lanes.c - the lane families whose cores are x86_64/batch.S's, for 8-bit
- * (char_x86) and 32-bit (int_x86) cells: an 8-lane key schedule, and
- * keystream in 4-lane groups (the core has no registers for more).  This
- * file copies the lanes' states into the block the cores address and
+/* lanes.c - the lane families whose cores are x86_64/batch.S's, for 8-,
+ * 32- and 64-bit cells (char_x86, int_x86, long_x86): an 8-lane key
+ * schedule, and keystream in 4-lane groups (the core has no registers for
+ * more).  This file copies the lanes' states into the block the cores address and
  * back; short runs, tails, lanes out of step and smaller groups run the C
  * family of the same cells. */
 #include <config.h>
@@ -14,9 +14,11 @@ _Static_assert(KX_LEN == KX_STRIDE, "batch.S: the lanes' keys");
 
 void rc4k_x86_ksa8_char(uint8_t *blk);
 void rc4k_x86_ksa8_int(uint8_t *blk);
+void rc4k_x86_ksa8_long(uint8_t *blk);
 typedef void prga4_core(uint8_t *S, uint32_t xy[5], size_t blocks,
 			const uint8_t *const *in, uint8_t *const *out);
-prga4_core rc4k_x86_prga4_char, rc4k_x86_prga4_int;
+prga4_core rc4k_x86_prga4_char, rc4k_x86_prga4_int,
+	rc4k_x86_prga4_long;
 
 /* 8 keys' schedules in BLK: the lanes' S (cells of W bytes) at
  * l*LANE_BYTES(W), then their expanded keys at 8*LANE_BYTES(W) + l*KX_LEN
@@ -104,3 +106,4 @@ static inline void prga4(uint8_t *S, unsigned w, prga4_core *core,
 
 X86_LANES(char, 1, rc4k_ident_c)
 X86_LANES(int, 4, rc4k_ident_i)
+X86_LANES(long, 8, rc4k_ident_l)

@@ -14,8 +14,10 @@
 #define KX_STRIDE 272
 
 /* batch.S's lane blocks: lane l's S at l * LANE_BYTES(w), for cells of
- * W bytes.  32-bit lanes are padded by 64 bytes so that lanes 4 KiB apart
- * do not meet at 4 KiB strides, where loads falsely wait for stores. */
-#define LANE_BYTES(w) (256 * (w) + 64 * ((w) / 4))
+ * W bytes.  32- and 64-bit lanes are padded by 64 bytes so that lanes
+ * 4 KiB apart do not meet at 4 KiB strides, where loads falsely wait for
+ * stores (gas takes no comparison in an operand: (w + 4) / 8 is 0 for
+ * 8-bit cells, 1 for the others). */
+#define LANE_BYTES(w) (256 * (w) + 64 * (((w) + 4) / 8))
 
 #endif
