@@ -81,10 +81,12 @@ static const size_t lens[NKEYS] = { 256, 1, 5, 16, 3, 54, 107, 13, 200, 7, 40 };
 /* Key 1 starts a byte ahead, so its group is out of step (lanes whose x
  * differ) while later groups are in step. */
 #define AHEAD 1
-/* Two batch calls, the first odd so the next starts mid-word, then the rest
- * through a single-stream kernel of the keys' layout. */
-static const size_t parts[] = { 37, 3 };
-#define TOTAL 60
+/* Three batch calls, the first odd so the next starts mid-word, the last
+ * long enough for the assembly lanes' 16-byte blocks in states of any
+ * cell width (RC4K_SHORT), then the rest through a single-stream kernel
+ * of the keys' layout. */
+static const size_t parts[] = { 37, 3, 256 };
+#define TOTAL 300
 
 /* B against the reference kernel over an odd number of keys of several
  * lengths, in place and not, and its keys continued by the portable
