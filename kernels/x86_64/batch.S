@@ -7,7 +7,7 @@
  * are loaded and stored 32 bits at a time (byte stores into a state the
  * loop also reads can run at half the rate of 32-bit ones:
  * doc/cpus/AuthenticAMD-25-1.md); a 64-bit cell's upper half is zero
- * throughout, and no instruction needs a REX.W prefix for it.
+ * throughout, so its low half is all the loops read and write.
  *
  * Why assembly: a step's loads must come before its stores in program
  * order across all lanes (every lane's S[x], S[y] loads, then every lane's

@@ -2,9 +2,9 @@
 /* lanes.c - the lane families whose cores are x86_64/batch.S's, for 8-,
  * 32- and 64-bit cells (char_x86, int_x86, long_x86): an 8-lane key
  * schedule, and keystream in 4-lane groups (the core has no registers for
- * more).  This file copies the lanes' states into the block the cores address and
- * back; short runs, tails, lanes out of step and smaller groups run the C
- * family of the same cells. */
+ * more).  This file copies the lanes' states into the block the cores
+ * address and back; short runs, tails, lanes out of step and smaller
+ * groups run the C family of the same cells. */
 #include <config.h>
 
 #include "../lanes.h"
