@@ -91,8 +91,9 @@
 	ksa8	rc4k_x86_ksa8_int, 4
 	ksa8	rc4k_x86_ksa8_long, 8
 
-/* void rc4k_x86_prga4_{char,int,long}(uint8_t *S, uint32_t xy[5], size_t blocks,
- *                 const uint8_t *const in[4], uint8_t *const out[4])
+/* void rc4k_x86_prga4_{char,int,long}(uint8_t *S, uint32_t xy[5],
+ *                 size_t blocks, const uint8_t *const in[4],
+ *                 uint8_t *const out[4])
  * BLOCKS x 16 bytes of 4 lanes in step: xy = x, then each lane's y.  Each
  * lane's 16 keystream bytes are gathered with pinsrb (SSE4.1; from a
  * 32-bit cell, its low byte) and XORed into its output at once.
