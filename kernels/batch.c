@@ -193,7 +193,7 @@ int rc4k_in_step(struct rc4k_state *const *st, unsigned lanes)
 	const struct rc4k_lanes rc4k_lanes_##fam = {                        \
 		{ fam##_ksa1, fam##_ksa2, fam##_ksa4, fam##_ksa8 },         \
 		{ fam##_prga1, fam##_prga2, fam##_prga4, fam##_prga8 },     \
-		NULL,                                                       \
+		NULL, sizeof(T),                                            \
 	};
 
 /* log2 of the largest group (at most 2^G lanes) that LEFT keys fill: full
@@ -205,8 +205,9 @@ static unsigned group_log(size_t left, unsigned g)
 	return g;
 }
 
-/* The stack that N keys' groups of up to 2^G lanes of width W used below
- * their caller, at most: the largest (first) group's lanes, each a state
+/* The stack that N keys' groups of up to 2^G lanes of width W (for a
+ * keystream loop, its copies' width: struct rc4k_lanes) used below their
+ * caller, at most: the largest (first) group's lanes, each a state
  * copy (RC4K_LOCAL) and for a key schedule its expanded key, and SLACK
  * bytes for spills, saved registers and alignment (ASan's redzones, in a
  * sanitizer build); a keystream loop's 1-lane loop under it (lanes out of
@@ -260,7 +261,8 @@ static unsigned group_log(size_t left, unsigned g)
 			LOOP_OF(&rc4k_lanes_##fam, prga, g)(st + i, len,    \
 							    in + i, out + i); \
 		}                                                           \
-		rc4k_wipe_below(RC4K_BELOW_PRGA(n, G, W));                  \
+		rc4k_wipe_below(                                            \
+			RC4K_BELOW_PRGA(n, G, rc4k_lanes_##fam.prga_w));    \
 	}                                                                   \
 	const struct rc4k_batch rc4k_##id = {                               \
 		.info = { .name = nm, .summary = sum,                       \

@@ -39,11 +39,14 @@ typedef void rc4k_prga_fn(struct rc4k_state *const *st, size_t len,
 
 /* A family: its loops for 1, 2, 4 and 8 lanes, indexed by log2 of the
  * lane count; a kernel of 2^G lanes uses entries 0..G.  A NULL entry is
- * BASE's (a family with cores for some lane counts only). */
+ * BASE's (a family with cores for some lane counts only).  PRGA_W: the
+ * cell width of the state copies its keystream loops keep on the stack,
+ * which may be wider than the states' own (batch.c clears them). */
 struct rc4k_lanes {
 	rc4k_ksa_fn *ksa[4];
 	rc4k_prga_fn *prga[4];
 	const struct rc4k_lanes *base;
+	unsigned prga_w;
 };
 
 /* The portable C families (batch.c), of 8-, 32- and 64-bit cells. */

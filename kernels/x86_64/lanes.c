@@ -4,8 +4,13 @@
  * schedule, and keystream in 4-lane groups (the core has no registers for
  * more).  This file copies the lanes' states into the block the cores
  * address and back; short runs, tails, lanes out of step and smaller
- * groups run the C family of the same cells. */
+ * groups run the C family of the same cells.  char_wide_x86 runs 8-bit
+ * states' keystream on the 32-bit core, widened in the copy: on Rocket
+ * Lake the 8-bit core's loads of S[x + 1] wait for its byte store to S[x]
+ * in the same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
 #include <config.h>
+
+#include <emmintrin.h>
 
 #include "../lanes.h"
 #include "layout.h"
@@ -39,31 +44,70 @@ static inline void ksa8(uint8_t *blk, unsigned w, const void *ident,
 	}
 }
 
-/* 4 lanes in S (cells of W bytes, lane l at l*LANE_BYTES(W)): whole
- * 16-byte blocks in CORE; short runs, the tail and lanes out of step in C
- * (C4, the C family's 4-lane loop). */
-static inline void prga4(uint8_t *S, unsigned w, prga4_core *core,
-			 rc4k_prga_fn *c4, struct rc4k_state *const *st,
-			 size_t len, const uint8_t *const *in,
-			 uint8_t *const *out)
+/* A lane's S (cells of W bytes) into a core's block (cells of CW bytes),
+ * and back: copied, or 8-bit cells widened to 32 bits (CW 4, W 1). */
+static inline void cells_in(uint8_t *blk, unsigned cw, const void *s,
+			    unsigned w)
+{
+	const __m128i z = _mm_setzero_si128();
+	__m128i *d = (__m128i *)blk;
+
+	if (cw == w) {
+		memcpy(blk, s, 256 * w);
+		return;
+	}
+	for (unsigned k = 0; k < 16; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)s + k);
+		__m128i lo = _mm_unpacklo_epi8(v, z);
+		__m128i hi = _mm_unpackhi_epi8(v, z);
+		d[4 * k] = _mm_unpacklo_epi16(lo, z);
+		d[4 * k + 1] = _mm_unpackhi_epi16(lo, z);
+		d[4 * k + 2] = _mm_unpacklo_epi16(hi, z);
+		d[4 * k + 3] = _mm_unpackhi_epi16(hi, z);
+	}
+}
+static inline void cells_out(void *s, unsigned w, const uint8_t *blk,
+			     unsigned cw)
+{
+	const __m128i *d = (const __m128i *)blk;
+
+	if (cw == w) {
+		memcpy(s, blk, 256 * w);
+		return;
+	}
+	for (unsigned k = 0; k < 16; k++) {
+		/* entries are below 256: neither pack saturates */
+		__m128i a = _mm_packs_epi32(d[4 * k], d[4 * k + 1]);
+		__m128i b = _mm_packs_epi32(d[4 * k + 2], d[4 * k + 3]);
+		_mm_storeu_si128((__m128i *)s + k, _mm_packus_epi16(a, b));
+	}
+}
+
+/* 4 lanes' states (cells of W bytes) in S (cells of CW bytes, lane l at
+ * l*LANE_BYTES(CW)): whole 16-byte blocks in CORE; short runs, the tail
+ * and lanes out of step in C (C4, the C family's 4-lane loop). */
+static inline void prga4(uint8_t *S, unsigned w, unsigned cw,
+			 prga4_core *core, rc4k_prga_fn *c4,
+			 struct rc4k_state *const *st, size_t len,
+			 const uint8_t *const *in, uint8_t *const *out)
 {
 	uint32_t xy[5];
 	const uint8_t *tin[4];
 	uint8_t *tout[4];
 	size_t done = len & ~(size_t)15;
 
-	if (RC4K_SHORT(len, w) || done == 0 || !rc4k_in_step(st, 4)) {
+	if (RC4K_SHORT(len, cw) || done == 0 || !rc4k_in_step(st, 4)) {
 		c4(st, len, in, out);
 		return;
 	}
 	xy[0] = st[0]->x;
 	for (unsigned l = 0; l < 4; l++) {
-		memcpy(S + LANE_BYTES(w) * l, &st[l]->s, 256 * w);
+		cells_in(S + LANE_BYTES(cw) * l, cw, &st[l]->s, w);
 		xy[1 + l] = st[l]->y;
 	}
 	core(S, xy, done / 16, in, out);
 	for (unsigned l = 0; l < 4; l++) {
-		memcpy(&st[l]->s, S + LANE_BYTES(w) * l, 256 * w);
+		cells_out(&st[l]->s, w, S + LANE_BYTES(cw) * l, cw);
 		st[l]->x = xy[0];
 		st[l]->y = xy[1 + l];
 		tin[l] = in[l] + done;
@@ -72,6 +116,26 @@ static inline void prga4(uint8_t *S, unsigned w, prga4_core *core,
 	if (len > done)
 		c4(st, len - done, tin, tout);
 }
+
+/* NAME's keystream loops: batch.S's CORE on cells of CW bytes, for the
+ * states of the C family FAM (cells of W bytes). */
+#define X86_PRGA(name, fam, w, core, cw)                                      \
+	static void name##_prga4(struct rc4k_state *const *st, size_t len,   \
+				 const uint8_t *const *in,                   \
+				 uint8_t *const *out)                        \
+	{                                                                    \
+		_Alignas(64) uint8_t S[4 * LANE_BYTES(cw)];                  \
+		prga4(S, w, cw, rc4k_x86_prga4_##core,                       \
+		      rc4k_lanes_##fam.prga[2], st, len, in, out);           \
+	}                                                                    \
+	/* Eight lanes: two 4-lane groups. */                                \
+	static void name##_prga8(struct rc4k_state *const *st, size_t len,   \
+				 const uint8_t *const *in,                   \
+				 uint8_t *const *out)                        \
+	{                                                                    \
+		name##_prga4(st, len, in, out);                              \
+		name##_prga4(st + 4, len, in + 4, out + 4);                  \
+	}
 
 /* FAM_x86: batch.S's cores on cells of W bytes (IDENT: a fresh S); the
  * C family FAM for the rest. */
@@ -82,28 +146,21 @@ static inline void prga4(uint8_t *S, unsigned w, prga4_core *core,
 		_Alignas(64) uint8_t blk[8 * LANE_BYTES(w) + 8 * KX_LEN];    \
 		ksa8(blk, w, ident, rc4k_x86_ksa8_##fam, st, key, len);      \
 	}                                                                    \
-	static void fam##_prga4(struct rc4k_state *const *st, size_t len,    \
-				const uint8_t *const *in,                    \
-				uint8_t *const *out)                         \
-	{                                                                    \
-		_Alignas(64) uint8_t S[4 * LANE_BYTES(w)];                   \
-		prga4(S, w, rc4k_x86_prga4_##fam, rc4k_lanes_##fam.prga[2], \
-		      st, len, in, out);                                     \
-	}                                                                    \
-	/* Eight lanes: two 4-lane groups. */                                \
-	static void fam##_prga8(struct rc4k_state *const *st, size_t len,    \
-				const uint8_t *const *in,                    \
-				uint8_t *const *out)                         \
-	{                                                                    \
-		fam##_prga4(st, len, in, out);                               \
-		fam##_prga4(st + 4, len, in + 4, out + 4);                   \
-	}                                                                    \
+	X86_PRGA(fam, fam, w, fam, w)                                        \
 	const struct rc4k_lanes rc4k_lanes_##fam##_x86 = {                   \
 		{ NULL, NULL, NULL, fam##_ksa8 },                            \
 		{ NULL, NULL, fam##_prga4, fam##_prga8 },                    \
-		&rc4k_lanes_##fam,                                           \
+		&rc4k_lanes_##fam, w,                                        \
 	};
 
 X86_LANES(char, 1, rc4k_ident_c)
 X86_LANES(int, 4, rc4k_ident_i)
 X86_LANES(long, 8, rc4k_ident_l)
+
+/* 8-bit states: char_x86's key schedule, int_x86's keystream core. */
+X86_PRGA(char_wide, char, 1, int, 4)
+const struct rc4k_lanes rc4k_lanes_char_wide_x86 = {
+	{ NULL, NULL, NULL, char_ksa8 },
+	{ NULL, NULL, char_wide_prga4, char_wide_prga8 },
+	&rc4k_lanes_char, 4,
+};
