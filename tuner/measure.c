@@ -397,8 +397,9 @@ int measure_run(struct measurement *m, enum rc4k_kind kind,
 	    rounds(&r, start, deadline, progress) == 0) {
 		m->seconds = timing_now() - start;
 		/* the TSC only where invariant: else cycles per byte would
-		 * drift with the frequency */
-		m->cycle_clock = rc4k_have_invariant_tsc()
+		 * drift with the frequency; none behind the seam's scripted
+		 * rates, whose output is then the same from run to run */
+		m->cycle_clock = rc4k_have_invariant_tsc() && !measure_seam
 			? "x86 TSC (constant rate, not core cycles)" : NULL;
 		if (m->cycle_clock)
 			m->cycle_hz = (double)(timing_tsc() - cstart) /
