@@ -6,8 +6,9 @@
  * address and back; short runs, tails, lanes out of step and smaller
  * groups run the C family of the same cells.  char_wide_x86 runs 8-bit
  * states' keystream on the 32-bit core, widened in the copy: on Rocket
- * Lake the 8-bit core's loads of S[x + 1] wait for its byte store to S[x]
- * in the same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
+ * Lake the 8-bit core is slower than one stream at a time, it seems
+ * because its loads of S[x + 1] wait for its byte store to S[x] in the
+ * same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
 #include <config.h>
 
 #include <emmintrin.h>
