@@ -41,9 +41,9 @@ static void *newctx(void *provctx, size_t keylen)
 	return c;
 }
 
+/* The whole context, its key with the rest, before free has it. */
 static void freectx(void *vctx)
 {
-	rc4tune_wipe(vctx); /* the key, first in struct ctx; NULL: nothing */
 	if (vctx == NULL)
 		return;
 	explicit_bzero(vctx, sizeof(struct ctx));

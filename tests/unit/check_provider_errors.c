@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -180,75 +179,6 @@ START_TEST(test_tls_refused)
 	EVP_CIPHER_free(c);
 }
 END_TEST
-
-/* The module's functions for RC4 from its dispatch table, for calls that
- * EVP always makes with good arguments. */
-struct fns {
-	void *provctx;
-	OSSL_FUNC_cipher_newctx_fn *newctx;
-	OSSL_FUNC_cipher_freectx_fn *freectx;
-	OSSL_FUNC_cipher_dupctx_fn *dupctx;
-	OSSL_FUNC_cipher_encrypt_init_fn *einit;
-	OSSL_FUNC_cipher_decrypt_init_fn *dinit;
-	OSSL_FUNC_cipher_update_fn *update;
-	OSSL_FUNC_cipher_final_fn *final;
-	OSSL_FUNC_cipher_cipher_fn *cipher;
-	OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
-	OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
-};
-
-static struct fns dispatch(void)
-{
-	struct fns f = { .provctx = OSSL_PROVIDER_get0_provider_ctx(prov) };
-	int no_cache = 0;
-	const OSSL_ALGORITHM *a =
-		OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-
-	ck_assert_ptr_nonnull(a);
-	while (a->algorithm_names != NULL &&
-	       strncmp(a->algorithm_names, "RC4:", 4) != 0)
-		a++;
-	ck_assert_ptr_nonnull(a->algorithm_names);
-	for (const OSSL_DISPATCH *d = a->implementation; d->function_id; d++) {
-		switch (d->function_id) {
-		case OSSL_FUNC_CIPHER_NEWCTX:
-			f.newctx = OSSL_FUNC_cipher_newctx(d);
-			break;
-		case OSSL_FUNC_CIPHER_FREECTX:
-			f.freectx = OSSL_FUNC_cipher_freectx(d);
-			break;
-		case OSSL_FUNC_CIPHER_DUPCTX:
-			f.dupctx = OSSL_FUNC_cipher_dupctx(d);
-			break;
-		case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-			f.einit = OSSL_FUNC_cipher_encrypt_init(d);
-			break;
-		case OSSL_FUNC_CIPHER_DECRYPT_INIT:
-			f.dinit = OSSL_FUNC_cipher_decrypt_init(d);
-			break;
-		case OSSL_FUNC_CIPHER_UPDATE:
-			f.update = OSSL_FUNC_cipher_update(d);
-			break;
-		case OSSL_FUNC_CIPHER_FINAL:
-			f.final = OSSL_FUNC_cipher_final(d);
-			break;
-		case OSSL_FUNC_CIPHER_CIPHER:
-			f.cipher = OSSL_FUNC_cipher_cipher(d);
-			break;
-		case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
-			f.get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(d);
-			break;
-		case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
-			f.set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(d);
-			break;
-		}
-	}
-	OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, a);
-	ck_assert(f.newctx && f.freectx && f.dupctx && f.einit && f.dinit &&
-		  f.update && f.final && f.cipher && f.get_ctx_params &&
-		  f.set_ctx_params);
-	return f;
-}
 
 /* Key lengths 0 and 257 and an IV, through the inits' own arguments: a
  * rejected key leaves no key behind to continue with. */

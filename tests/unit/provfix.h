@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* provfix.h - the fixture of the provider's suites (check_provider.c,
- * check_provider_errors.c): a library context of the test's own that loads
- * the built module from RC4TUNE_PROVIDER_DIR beside the default provider,
- * the cipher fetched by "provider=rc4tune", rc4tune's errors read back, and
- * OpenSSL's low-level RC4() as the reference. */
+ * check_provider_errors.c, check_provider_wipe.c): a library context of
+ * the test's own that loads the built module from RC4TUNE_PROVIDER_DIR
+ * beside the default provider, the cipher fetched by "provider=rc4tune",
+ * rc4tune's errors read back, OpenSSL's low-level RC4() as the reference,
+ * and the module's own functions for calls past EVP. */
 #ifndef RC4TUNE_PROVFIX_H
 #define RC4TUNE_PROVFIX_H
 
 #include <string.h>
+#include <openssl/core_dispatch.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -80,6 +82,76 @@ static inline void oracle(const uint8_t *key, size_t keylen,
 
 	RC4_set_key(&k, (int)keylen, key);
 	RC4(&k, n, in, out);
+}
+
+/* The module's functions for RC4 from its dispatch table: for calls that
+ * EVP always makes with good arguments, and for the context itself, which
+ * EVP keeps to itself. */
+struct fns {
+	void *provctx;
+	OSSL_FUNC_cipher_newctx_fn *newctx;
+	OSSL_FUNC_cipher_freectx_fn *freectx;
+	OSSL_FUNC_cipher_dupctx_fn *dupctx;
+	OSSL_FUNC_cipher_encrypt_init_fn *einit;
+	OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+	OSSL_FUNC_cipher_update_fn *update;
+	OSSL_FUNC_cipher_final_fn *final;
+	OSSL_FUNC_cipher_cipher_fn *cipher;
+	OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
+	OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
+};
+
+static inline struct fns dispatch(void)
+{
+	struct fns f = { .provctx = OSSL_PROVIDER_get0_provider_ctx(prov) };
+	int no_cache = 0;
+	const OSSL_ALGORITHM *a =
+		OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
+
+	ck_assert_ptr_nonnull(a);
+	while (a->algorithm_names != NULL &&
+	       strncmp(a->algorithm_names, "RC4:", 4) != 0)
+		a++;
+	ck_assert_ptr_nonnull(a->algorithm_names);
+	for (const OSSL_DISPATCH *d = a->implementation; d->function_id; d++) {
+		switch (d->function_id) {
+		case OSSL_FUNC_CIPHER_NEWCTX:
+			f.newctx = OSSL_FUNC_cipher_newctx(d);
+			break;
+		case OSSL_FUNC_CIPHER_FREECTX:
+			f.freectx = OSSL_FUNC_cipher_freectx(d);
+			break;
+		case OSSL_FUNC_CIPHER_DUPCTX:
+			f.dupctx = OSSL_FUNC_cipher_dupctx(d);
+			break;
+		case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+			f.einit = OSSL_FUNC_cipher_encrypt_init(d);
+			break;
+		case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+			f.dinit = OSSL_FUNC_cipher_decrypt_init(d);
+			break;
+		case OSSL_FUNC_CIPHER_UPDATE:
+			f.update = OSSL_FUNC_cipher_update(d);
+			break;
+		case OSSL_FUNC_CIPHER_FINAL:
+			f.final = OSSL_FUNC_cipher_final(d);
+			break;
+		case OSSL_FUNC_CIPHER_CIPHER:
+			f.cipher = OSSL_FUNC_cipher_cipher(d);
+			break;
+		case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+			f.get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(d);
+			break;
+		case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+			f.set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(d);
+			break;
+		}
+	}
+	OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, a);
+	ck_assert(f.newctx && f.freectx && f.dupctx && f.einit && f.dinit &&
+		  f.update && f.final && f.cipher && f.get_ctx_params &&
+		  f.set_ctx_params);
+	return f;
 }
 
 #endif
