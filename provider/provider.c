@@ -142,28 +142,32 @@ static const char *buildinfo(struct prov *p, const char *kernel)
 	return i != NULL ? i->text : "rc4tune " PACKAGE_VERSION;
 }
 
+/* Each parameter asked for, or 0 and the error naming the first that
+ * cannot take its value. */
 static int prov_get_params(void *provctx, OSSL_PARAM params[])
 {
 	struct prov *prov = provctx;
-	OSSL_PARAM *p;
 
-	if ((p = param_locate(params, OSSL_PROV_PARAM_NAME)) != NULL &&
-	    !param_set_utf8_ptr(p, "rc4tune: RC4 by librc4tune"))
-		return 0;
-	if ((p = param_locate(params, OSSL_PROV_PARAM_VERSION)) != NULL &&
-	    !param_set_utf8_ptr(p, PACKAGE_VERSION))
-		return 0;
-	if ((p = param_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL &&
-	    !param_set_int(p, 1))
-		return 0;
-	/* The library selects at its first use; asking for the kernel is one. */
-	p = param_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-	if (p != NULL &&
-	    !param_set_utf8_ptr(p, buildinfo(prov, rc4tune_kernel_name())))
-		return 0;
-	if ((p = param_locate(params, PARAM_KERNEL)) != NULL &&
-	    !param_set_utf8_ptr(p, rc4tune_kernel_name()))
-		return 0;
+	for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+		int ok = 1;
+		if (strcmp(p->key, OSSL_PROV_PARAM_NAME) == 0)
+			ok = param_set_utf8_ptr(p, "rc4tune: RC4 by librc4tune");
+		else if (strcmp(p->key, OSSL_PROV_PARAM_VERSION) == 0)
+			ok = param_set_utf8_ptr(p, PACKAGE_VERSION);
+		else if (strcmp(p->key, OSSL_PROV_PARAM_STATUS) == 0)
+			ok = param_set_int(p, 1);
+		/* the library selects at its first use: asking for the
+		 * kernel is one */
+		else if (strcmp(p->key, OSSL_PROV_PARAM_BUILDINFO) == 0)
+			ok = param_set_utf8_ptr(
+				p, buildinfo(prov, rc4tune_kernel_name()));
+		else if (strcmp(p->key, PARAM_KERNEL) == 0)
+			ok = param_set_utf8_ptr(p, rc4tune_kernel_name());
+		if (!ok) {
+			RAISE(prov, R_BAD_PARAM, "%s", p->key);
+			return 0;
+		}
+	}
 	return 1;
 }
 

@@ -412,6 +412,33 @@ START_TEST(test_params_unconverted)
 }
 END_TEST
 
+/* The provider's own parameters asked for in a type they are not given
+ * in: each refused with an rc4tune error naming it. */
+START_TEST(test_provider_params_unconverted)
+{
+	const char *const keys[] = { OSSL_PROV_PARAM_NAME,
+				     OSSL_PROV_PARAM_VERSION,
+				     OSSL_PROV_PARAM_STATUS,
+				     OSSL_PROV_PARAM_BUILDINFO,
+				     "rc4tune-kernel" };
+	char buf[64];
+	const char *name = NULL;
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		OSSL_PARAM p[2] = { OSSL_PARAM_utf8_string(keys[i], buf,
+							   sizeof buf),
+				    OSSL_PARAM_END };
+		ck_assert_msg(OSSL_PROVIDER_get_params(prov, p) == 0, "%s",
+			      keys[i]);
+		ck_error("parameter of the wrong type or size");
+	}
+	OSSL_PARAM p[2] = { OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, &name, 0),
+			    OSSL_PARAM_END };
+	ck_assert_int_eq(OSSL_PROVIDER_get_params(prov, p), 1);
+	ck_assert_str_eq(name, "rc4tune: RC4 by librc4tune");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("provider_errors");
@@ -426,6 +453,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_calls_direct);
 	tcase_add_test(tc, test_out_of_memory);
 	tcase_add_test(tc, test_params_unconverted);
+	tcase_add_test(tc, test_provider_params_unconverted);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }
