@@ -129,6 +129,32 @@ static void said(const char *part)
 static const char full[] = "[default]\nkernel = int-4x\n"
 			   "[cpu GenuineIntel 15 2]\nkernel = long-8x\n";
 
+/* A trail in a buffer of any size: written within it, ended, and whole
+ * where it fits (a batch call's, whose lines carry a tag). */
+START_TEST(test_trail_cut)
+{
+	static char buf[RC4_TRAIL_MAX + 16];
+	struct rc4_select_in in = {
+		.conf = conf_path, .cpu = &p4, .cpu_why = "fixture: no CPUID",
+		.find = find,
+	};
+	test_write_file(conf_path, full, 0644);
+	rc4_select(RC4K_SET_KEYS, &in, trail, sizeof trail, NULL);
+	size_t len = strlen(trail);
+	ck_assert_uint_gt(len, 0);
+	for (size_t size = 1; size <= len + 1; size++) {
+		memset(buf, 0x5a, sizeof buf);
+		rc4_select(RC4K_SET_KEYS, &in, buf, size, NULL);
+		for (size_t i = size; i < sizeof buf; i++)
+			ck_assert_msg(buf[i] == 0x5a, "size %zu: byte %zu "
+				      "written", size, i);
+		ck_assert_msg(memchr(buf, '\0', size) != NULL,
+			      "size %zu: not ended", size);
+	}
+	ck_assert_str_eq(buf, trail);
+}
+END_TEST
+
 START_TEST(test_env_first)
 {
 	ck_assert_str_eq(pick("long-1x", full, &p4), "long-1x");
@@ -543,6 +569,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_env_first);
+	tcase_add_test(tc, test_trail_cut);
 	tcase_add_loop_test(tc, test_env_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_cpu_section_skipped, 0, nbad);
 	tcase_add_loop_test(tc, test_default_skipped, 0, nbad);
