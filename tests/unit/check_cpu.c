@@ -277,6 +277,17 @@ static const struct {
 	{ "s390x", "vendor_id : IBM/S390\n", NULL },        /* no machine */
 	{ "s390x", "processor 0: machine = 8561\n", NULL }, /* no vendor */
 	{ "s390x", "vendor_id : IBM/S390\nprocessor 0: machine = \n", NULL },
+	/* each field's largest value, and one past it */
+	{ "arm64", "CPU implementer\t: 0xff\nCPU architecture: 8\n"
+		   "CPU part\t: 0xfff\n", "cpu arm64-0xff 8 0xfff" },
+	{ "arm64", "CPU implementer\t: 0x100\nCPU architecture: 8\n"
+		   "CPU part\t: 0xfff\n", NULL },
+	{ "arm64", "CPU implementer\t: 0xff\nCPU architecture: 8\n"
+		   "CPU part\t: 0x1000\n", NULL },
+	{ "s390x", "vendor_id : IBM/S390\nprocessor 0: machine = FFFF\n",
+	  "cpu IBM/S390 0 0xffff" },
+	{ "s390x", "vendor_id : IBM/S390\nprocessor 0: machine = 10000\n",
+	  NULL },
 	{ "riscv64", cpuinfo_arm64, NULL },
 };
 
