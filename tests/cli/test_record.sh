@@ -52,7 +52,8 @@ else
 	fail "record: rc=$rc"; cat "$tmp/err" "$tmp/a.conf"
 fi
 "$RC4TUNE" --check-conf "$tmp/a.conf" >"$tmp/out" 2>&1
-grep -q "a.conf:1: \[$live\]: the tuner's (rc4tune " "$tmp/out" &&
+res='(confident|uncertain) \([^()]*\)'
+grep -Eq "a.conf:1: \[$live\]: the tuner's \(rc4tune [^ ]+, [0-9T:-]+Z; kernel $res; set_keys_kernel $res; crypt_many_kernel $res\)\$" "$tmp/out" &&
 	ok "--check-conf: the tuner's section" ||
 	{ fail "--check-conf tuner's"; cat "$tmp/out"; }
 
