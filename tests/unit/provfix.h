@@ -8,6 +8,7 @@
 #ifndef RC4TUNE_PROVFIX_H
 #define RC4TUNE_PROVFIX_H
 
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/err.h>
@@ -15,6 +16,35 @@
 #include <openssl/provider.h>
 #include <openssl/rc4.h>
 #include "testutil.h"
+
+/* Suites that put their own malloc, calloc or free in the module's way
+ * (the executable's definitions come first for a dlopened module too)
+ * call glibc's __libc_ ones; NO_ALLOC_HOOK says why they cannot. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ALLOC_HOOK "a sanitized build"
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(NO_ALLOC_HOOK)
+#define NO_ALLOC_HOOK "a sanitized build"
+#endif
+#if !defined(__GLIBC__) && !defined(NO_ALLOC_HOOK)
+#define NO_ALLOC_HOOK "not glibc"
+#endif
+
+/* Why the module's allocations do not reach such functions in this run,
+ * or NULL: NO_ALLOC_HOOK, or valgrind's preloaded allocator serving it. */
+static inline const char *alloc_hook_missing(void)
+{
+#ifdef NO_ALLOC_HOOK
+	return NO_ALLOC_HOOK;
+#else
+	const char *pre = getenv("LD_PRELOAD");
+	return pre != NULL && strstr(pre, "vgpreload") != NULL
+		       ? "valgrind's allocator serves the module"
+		       : NULL;
+#endif
+}
 
 static OSSL_LIB_CTX *libctx;
 static OSSL_PROVIDER *prov, *deflt;
