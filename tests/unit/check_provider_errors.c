@@ -394,7 +394,7 @@ START_TEST(test_params_unconverted)
 END_TEST
 
 /* The provider's own parameters asked for in a type they are not given
- * in: each refused with an rc4tune error naming it. */
+ * in: each refused with rc4tune's error; a good one still answered. */
 START_TEST(test_provider_params_unconverted)
 {
 	const char *const keys[] = { OSSL_PROV_PARAM_NAME,

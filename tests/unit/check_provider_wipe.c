@@ -10,7 +10,6 @@
  * this can run). */
 #include <config.h>
 
-#include <errno.h>
 #include <string.h>
 #include "rc4tune.h"
 #include "provfix.h"
