@@ -142,7 +142,7 @@ static bool near_line_end(const char *trail, size_t len, size_t size)
 /* A trail in a buffer of any size: written within it, ended, and whole
  * where it fits (a batch call's, whose lines carry a tag).  Every size up
  * to a tag and a half, then those around each line's end: under valgrind
- * each selection takes milliseconds. */
+ * a selection takes about a tenth of a second. */
 START_TEST(test_trail_cut)
 {
 	static char buf[RC4_TRAIL_MAX + 16];
