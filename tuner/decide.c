@@ -176,24 +176,34 @@ static bool flipped(const struct measurement *m, struct choice *c, size_t o)
 	return true;
 }
 
+/* The lowest lower bound of kernel K's score over each other finalist's
+ * of M (-1: no other), and in *RIVAL that finalist (M->n: none). */
+static double least_bound(const struct measurement *m, size_t k,
+			  size_t *rival)
+{
+	double lower = -1;
+
+	*rival = m->n;
+	for (size_t o = 0; o < m->n; o++) {
+		if (o == k || !finalist(&m->kr[o]))
+			continue;
+		double b = bound(m, k, o);
+		if (*rival == m->n || b < lower)
+			lower = b, *rival = o;
+	}
+	return lower;
+}
+
 /* C->lower and C->finalists for C's kernel of M; the other finalist
  * that sets the bound, or M->n. */
 static size_t lowest(const struct measurement *m, struct choice *c)
 {
-	size_t rival = m->n;
+	size_t rival;
 
-	c->lower = -1;
+	c->lower = least_bound(m, c->kernel, &rival);
 	c->finalists = 0;
-	for (size_t o = 0; o < m->n; o++) {
-		if (!finalist(&m->kr[o]))
-			continue;
-		c->finalists++;
-		if (o == c->kernel)
-			continue;
-		double b = bound(m, c->kernel, o);
-		if (rival == m->n || b < c->lower)
-			c->lower = b, rival = o;
-	}
+	for (size_t o = 0; o < m->n; o++)
+		c->finalists += finalist(&m->kr[o]);
 	return rival;
 }
 
@@ -357,7 +367,8 @@ static double family_value(const struct kresult *r,
 }
 
 /* One layout family per key (kernels/family.h): C's kernel may give way
- * to one of another family within FAMILY_COST of it, when the product of
+ * to one of another family that is surely within FAMILY_COST of every
+ * finalist (its lower bound over each, as C->lower), when the product of
  * the three calls' shares of their best gains more than the window with
  * it (SET_KEYS, CRYPT_MANY: NULL if not measured).  C's note says so. */
 static void decide_family(const struct measurement *single, struct choice *c,
@@ -370,8 +381,9 @@ static void decide_family(const struct measurement *single, struct choice *c,
 
 	for (size_t i = 0; !c->held && i < single->n; i++) {
 		const struct kresult *r = &single->kr[i];
-		if (i == c->kernel || r->status != KERNEL_OK ||
-		    r->score < chosen->score * (1 - FAMILY_COST))
+		size_t rival;
+		if (i == c->kernel || !finalist(r) ||
+		    least_bound(single, i, &rival) < 1 - FAMILY_COST)
 			continue;
 		double v = family_value(r, chosen, set_keys, crypt_many);
 		if (v > best)
