@@ -177,9 +177,10 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 25 model 17 (Zen 4): 8 streams of 8-bit state in "
 	     "assembly (measured the best, serial 0.83)",
 	     "char-8lane-asm", "serial"),
-	/* Rocket Lake: the 8-bit lanes' keystream core is slow there
-	 * (char-8lane-asm 0.60); widened to 32-bit cells they run as fast
-	 * as int-8lane-asm. */
+	/* Rocket Lake by CPUID (the VM measured has Sapphire Rapids' flags:
+	 * doc/cpus/GenuineIntel-6-167.md): the 8-bit lanes' keystream core
+	 * is slow there (char-8lane-asm 0.60); widened to 32-bit cells they
+	 * run as fast as int-8lane-asm. */
 	RULE("GenuineIntel", 6, 6, 167, 167, RC4_RULE_MODELS, RKL,
 	     "Intel family 6 model 167 (Rocket Lake): 8 streams of 8-bit "
 	     "state on the 32-bit assembly lanes (measured 0.99-1.00 of the "
