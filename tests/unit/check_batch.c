@@ -152,6 +152,31 @@ START_TEST(test_batch_vs_reference)
 }
 END_TEST
 
+/* Key lengths set up by more than one path (powers of two up to 16 are
+ * repeated from a register, the rest by copies: lanes.h's expanded key),
+ * each in every lane of a group, through every batch kernel. */
+START_TEST(test_key_lengths)
+{
+	static const size_t klen[] = { 1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17,
+				       24, 31, 32, 255, 256 };
+	const struct rc4k_batch *b = batch((size_t)_i);
+	uint64_t seed = 0x6b65790000u + (uint64_t)_i;
+	size_t n = sizeof klen / sizeof klen[0];
+
+	if (!rc4k_usable(&b->info))
+		return;
+	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
+	for (size_t i = 0; i < n; i++) {
+		vs.ref[i].len = vs.len[i] = klen[i];
+		test_fill(&seed, vs.ref[i].key, klen[i]);
+		vs.data[i] = vs.ref[i].key;
+		rc4k_char_ref.set_key(&vs.ref[i].st, vs.ref[i].key, klen[i]);
+	}
+	ck_assert_int_eq(rc4tune_set_keys(vs.keys, n, vs.data, vs.len), 0);
+	vs_message(b, n, 0, 40, &seed);
+}
+END_TEST
+
 START_TEST(test_selftest)
 {
 	const struct rc4k_batch *b = batch((size_t)_i);
@@ -534,6 +559,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_selftest, 0, (int)nbatch);
 	tcase_add_loop_test(tc, test_batch_vs_reference, 0,
 			    (int)(nbatch * NCOUNTS));
+	tcase_add_loop_test(tc, test_key_lengths, 0, (int)nbatch);
 	tcase_add_test(tc, test_invalid_key);
 	tcase_add_test(tc, test_mixed_layouts);
 	tcase_add_test(tc, test_made_ahead);
