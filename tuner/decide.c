@@ -177,20 +177,23 @@ static bool flipped(const struct measurement *m, struct choice *c, size_t o)
 }
 
 /* The lowest lower bound of kernel K's score over each other finalist's
- * of M (-1: no other), and in *RIVAL that finalist (M->n: none). */
+ * of M (-1: no other), and in *RIVAL (if not NULL) that finalist (M->n:
+ * none). */
 static double least_bound(const struct measurement *m, size_t k,
 			  size_t *rival)
 {
 	double lower = -1;
+	size_t r = m->n;
 
-	*rival = m->n;
 	for (size_t o = 0; o < m->n; o++) {
 		if (o == k || !finalist(&m->kr[o]))
 			continue;
 		double b = bound(m, k, o);
-		if (*rival == m->n || b < lower)
-			lower = b, *rival = o;
+		if (r == m->n || b < lower)
+			lower = b, r = o;
 	}
+	if (rival != NULL)
+		*rival = r;
 	return lower;
 }
 
@@ -296,11 +299,11 @@ static struct choice decide(const struct measurement *m,
 	return c;
 }
 
-/* What a single-stream kernel may cost of the chosen one's score to give
- * the batch calls its layout's lanes: what a CPU rule may cost
- * (tests/rules/test_rules.py).  The tie window's 3 % let rings of two
- * layouts within 5 % of each other write the one without fast lanes
- * (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
+/* What a single-stream kernel may cost, at the bounds' confidence, of
+ * every finalist's score to give the batch calls its layout's lanes: what
+ * a CPU rule may cost (tests/rules/test_rules.py).  The tie window's 3 %
+ * let rings of two layouts within 5 % of each other write the one without
+ * fast lanes (doc/cpus/GenuineIntel-6-167.md, "The layout family"). */
 static const double FAMILY_COST = 0.05;
 
 /* What the batch call keeps of its best with keys of SINGLE's layout.
@@ -381,9 +384,8 @@ static void decide_family(const struct measurement *single, struct choice *c,
 
 	for (size_t i = 0; !c->held && i < single->n; i++) {
 		const struct kresult *r = &single->kr[i];
-		size_t rival;
 		if (i == c->kernel || !finalist(r) ||
-		    least_bound(single, i, &rival) < 1 - FAMILY_COST)
+		    least_bound(single, i, NULL) < 1 - FAMILY_COST)
 			continue;
 		double v = family_value(r, chosen, set_keys, crypt_many);
 		if (v > best)
