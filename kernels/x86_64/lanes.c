@@ -11,7 +11,7 @@
  * same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
 #include <config.h>
 
-#include <emmintrin.h>
+#include <tmmintrin.h>
 
 #include "../lanes.h"
 #include "layout.h"
@@ -26,6 +26,49 @@ typedef void prga4_core(uint8_t *S, uint32_t xy[5], size_t blocks,
 prga4_core rc4k_x86_prga4_char, rc4k_x86_prga4_int,
 	rc4k_x86_prga4_long;
 
+/* i mod n for i = 0..15, in row n (1..15). */
+#define MOD_IX(i, n) ((i) % (n))
+#define MOD_ROW(n)                                                           \
+	{ MOD_IX(0, n), MOD_IX(1, n), MOD_IX(2, n), MOD_IX(3, n),            \
+	  MOD_IX(4, n), MOD_IX(5, n), MOD_IX(6, n), MOD_IX(7, n),            \
+	  MOD_IX(8, n), MOD_IX(9, n), MOD_IX(10, n), MOD_IX(11, n),          \
+	  MOD_IX(12, n), MOD_IX(13, n), MOD_IX(14, n), MOD_IX(15, n) }
+static const uint8_t mod_ix[16][16] = {
+	{ 0 },	     MOD_ROW(1),  MOD_ROW(2),  MOD_ROW(3),
+	MOD_ROW(4),  MOD_ROW(5),  MOD_ROW(6),  MOD_ROW(7),
+	MOD_ROW(8),  MOD_ROW(9),  MOD_ROW(10), MOD_ROW(11),
+	MOD_ROW(12), MOD_ROW(13), MOD_ROW(14), MOD_ROW(15),
+};
+
+/* rc4k_expand_key (lanes.h), for the lanes here, which need SSE4.1: keys
+ * under 16 bytes but of 1, 2, 4 or 8 (which it stores from a register)
+ * have each 16-byte block shuffled out of the key at once, indices
+ * (16b + i) mod LEN, where its copies by doubling read back bytes they
+ * just stored at another offset: 39 against 72-95 TSC a key
+ * (doc/tried.md).  K16, like the block, is in the frames that the
+ * set_keys call clears below itself (batch.c). */
+__attribute__((target("ssse3"))) static void
+expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+{
+	if (len >= 16 || (len & (len - 1)) == 0) {
+		rc4k_expand_key(kx, key, len);
+		return;
+	}
+	uint8_t k16[16] = { 0 };
+	memcpy(k16, key, len);
+	const __m128i k = _mm_loadu_si128((const __m128i *)k16);
+	const __m128i step = _mm_set1_epi8((char)(16 % len));
+	const __m128i n = _mm_set1_epi8((char)len);
+	const __m128i top = _mm_set1_epi8((char)(len - 1));
+	__m128i ix = _mm_loadu_si128((const __m128i *)mod_ix[len]);
+
+	for (size_t o = 0; o < KX_LEN; o += 16) {
+		_mm_storeu_si128((__m128i *)(kx + o), _mm_shuffle_epi8(k, ix));
+		ix = _mm_add_epi8(ix, step);
+		ix = _mm_sub_epi8(ix, _mm_and_si128(_mm_cmpgt_epi8(ix, top), n));
+	}
+}
+
 /* 8 keys' schedules in BLK: the lanes' S (cells of W bytes) at
  * l*LANE_BYTES(W), then their expanded keys at 8*LANE_BYTES(W) + l*KX_LEN
  * (batch.S's offsets). */
@@ -35,8 +78,8 @@ static inline void ksa8(uint8_t *blk, unsigned w, const void *ident,
 {
 	for (unsigned l = 0; l < 8; l++) {
 		memcpy(blk + LANE_BYTES(w) * l, ident, 256 * w);
-		rc4k_expand_key(blk + 8 * LANE_BYTES(w) + KX_LEN * l, key[l],
-				len[l]);
+		expand_key(blk + 8 * LANE_BYTES(w) + KX_LEN * l, key[l],
+			   len[l]);
 	}
 	core(blk);
 	for (unsigned l = 0; l < 8; l++) {
