@@ -2,13 +2,13 @@
 /* lanes.c - the lane families whose cores are x86_64/batch.S's, for 8-,
  * 32- and 64-bit cells (char_x86, int_x86, long_x86): an 8-lane key
  * schedule, and keystream in 4-lane groups (the core has no registers for
- * more).  This file copies the lanes' states into the block the cores
- * address and back; short runs, tails, lanes out of step and smaller
- * groups run the C family of the same cells.  char_wide_x86 runs 8-bit
- * states' keystream on the 32-bit core, widened in the copy: on Rocket
- * Lake the 8-bit core is slower than one stream at a time, it seems
- * because its loads of S[x + 1] wait for its byte store to S[x] in the
- * same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
+ * more).  This file expands the keys and copies the lanes' states into
+ * the block the cores address and back; short runs, tails, lanes out of
+ * step and smaller groups run the C family of the same cells.
+ * char_wide_x86 runs 8-bit states' keystream on the 32-bit core, widened
+ * in the copy: on model 167 the 8-bit core is slower than one stream at a
+ * time, it seems because its loads of S[x + 1] wait for its byte store to
+ * S[x] in the same word (doc/cpus/GenuineIntel-6-167.md, "8-bit lanes"). */
 #include <config.h>
 
 #include <tmmintrin.h>
@@ -40,13 +40,13 @@ static const uint8_t mod_ix[16][16] = {
 	MOD_ROW(12), MOD_ROW(13), MOD_ROW(14), MOD_ROW(15),
 };
 
-/* rc4k_expand_key (lanes.h), for the lanes here, which need SSE4.1: keys
- * under 16 bytes but of 1, 2, 4 or 8 (which it stores from a register)
- * have each 16-byte block shuffled out of the key at once, indices
- * (16b + i) mod LEN, where its copies by doubling read back bytes they
- * just stored at another offset: 39 against 72-95 TSC a key
- * (doc/tried.md).  K16, like the block, is in the frames that the
- * set_keys call clears below itself (batch.c). */
+/* rc4k_expand_key (lanes.h) for the lanes here, which need SSE4.1.  A key
+ * under 16 bytes, but for those of 1, 2, 4 and 8 (which rc4k_expand_key
+ * stores from a register), has each 16-byte block shuffled out of it at
+ * once by the indices (16b + i) mod LEN, where rc4k_expand_key's copies
+ * by doubling read back bytes they just stored at another offset: 39
+ * against 72-95 TSC a key (doc/tried.md).  K16, like the block, is in the
+ * frames that the set_keys call clears below itself (batch.c). */
 __attribute__((target("ssse3"))) static void
 expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 {
