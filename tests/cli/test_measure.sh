@@ -79,19 +79,20 @@ tune "$A=100,100,100 $B=120,120,120 $B@2=110,110,110"
 	{ fail "worst placement ahead"; show; }
 # Noise within placements is no placement's fault: with every rate off
 # by up to 10 % (the seam's fixed sequence) and no placement slower, the
-# worst placement costs each kernel under 1.5 %; a placement 20 % slower
-# still shows.
-placed_of() { # NAME: its "placed" in $tmp/json
-	sed -n "s/.*\"name\": \"$1\", .*\"placed\": \([0-9.]*\)}.*/\1/p" "$tmp/json"
-}
-at_least() { awk -v v="${1:-0}" -v min="$2" 'BEGIN { exit !(v >= min) }'; }
+# worst placement costs the median of six kernels under 2 % and each
+# under 4 %; taken for placements' costs, the same noise costs the median
+# 3.6-5.5 %.  (The sequence is one fixed draw: one kernel's cost alone
+# passed 0.985 from 9 starting points of it in 10, so a change in the
+# order the engine takes its samples could fail that with no fault.)  A
+# placement 20 % slower still shows.
 export RC4TUNE_SEAM_NOISE=0.1
-RC4TUNE_SEAM_RATES="$A=100,100,100 $B=100,100,100" \
-	seam --speed --json "$A" "$B" >"$tmp/json" 2>"$tmp/err"
-a=$(placed_of "$A") b=$(placed_of "$B")
-at_least "$a" 0.985 && at_least "$b" 0.985 &&
-	ok "noise within placements costs no kernel (placed $a, $b)" ||
-	{ fail "noise taken for a placement: placed $a, $b"; cat "$tmp/err"; }
+six="$A $B int-8x long-8x char-1x int-1x"
+RC4TUNE_SEAM_RATES=$(for k in $six; do printf '%s=100,100,100 ' "$k"; done) \
+	seam --speed --json $six >"$tmp/json" 2>"$tmp/err"
+placed=$(sed -n 's/.*"placed": \([0-9.]*\)}.*/\1/p' "$tmp/json" | sort -n | tr '\n' ' ')
+echo "$placed" | awk '{ exit !(NF == 6 && $1 >= 0.96 && ($3 + $4) / 2 >= 0.98) }' &&
+	ok "noise within placements costs no kernel (placed $placed)" ||
+	{ fail "noise taken for a placement: placed $placed"; cat "$tmp/err"; }
 tune "$A=100,100,100 $B=120,120,120 $B@2=80,80,80"
 [ $rc -eq 0 ] && grep -q "^kernel = $A\$" "$tmp/c.conf" &&
 	ok "with that noise, a placement 20 % slower still loses" ||
