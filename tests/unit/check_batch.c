@@ -65,17 +65,21 @@ static struct {
 	size_t len[MAXN];
 } vs;
 
+/* Key I: LEN random bytes, for the batch and set up in its mirror. */
+static void vs_key(size_t i, size_t len, uint64_t *seed)
+{
+	vs.ref[i].len = vs.len[i] = len;
+	test_fill(seed, vs.ref[i].key, len);
+	vs.data[i] = vs.ref[i].key;
+	rc4k_char_ref.set_key(&vs.ref[i].st, vs.ref[i].key, len);
+}
+
 /* N random keys of 1..256 bytes set up as a batch and in the mirrors;
  * the single kernel SINGLE continues them, whoever set them up. */
 static void vs_set_keys(size_t n, const char *single, uint64_t *seed)
 {
-	for (size_t i = 0; i < n; i++) {
-		vs.ref[i].len = vs.len[i] = 1 + test_below(seed, 256);
-		test_fill(seed, vs.ref[i].key, vs.ref[i].len);
-		vs.data[i] = vs.ref[i].key;
-		rc4k_char_ref.set_key(&vs.ref[i].st, vs.ref[i].key,
-				      vs.ref[i].len);
-	}
+	for (size_t i = 0; i < n; i++)
+		vs_key(i, 1 + test_below(seed, 256), seed);
 	ck_assert_int_eq(rc4tune_set_keys(vs.keys, n, vs.data, vs.len), 0);
 	const struct rc4k *cur = rc4k_single(rc4k_find(RC4K_SINGLE, single));
 	/* one family per key: whoever set it up, the kernel chosen for
@@ -166,12 +170,8 @@ START_TEST(test_key_lengths)
 	if (!rc4k_usable(&b->info))
 		return;
 	ck_assert_int_eq(rc4tune_use_batch_kernel(b->info.name), 0);
-	for (size_t i = 0; i < n; i++) {
-		vs.ref[i].len = vs.len[i] = klen[i];
-		test_fill(&seed, vs.ref[i].key, klen[i]);
-		vs.data[i] = vs.ref[i].key;
-		rc4k_char_ref.set_key(&vs.ref[i].st, vs.ref[i].key, klen[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		vs_key(i, klen[i], &seed);
 	ck_assert_int_eq(rc4tune_set_keys(vs.keys, n, vs.data, vs.len), 0);
 	vs_message(b, n, 0, 40, &seed);
 }
