@@ -17,8 +17,8 @@
 /* Keys of 1, 2, 4, 8 or 16 bytes (16 and 8 are the usual): stored over
  * and over from a register, whole, so that no copy reads what another
  * just wrote (16-byte keys: 16 against 33 TSC a key on
- * doc/cpus/GenuineIntel-6-167.md's CPU).  0 for other lengths. */
-static int expand_pow2(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+ * doc/cpus/GenuineIntel-6-167.md's CPU). */
+int rc4k_expand_whole(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 {
 	uint64_t w;
 	uint32_t w4;
@@ -52,12 +52,10 @@ static int expand_pow2(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 	return 1;
 }
 
-void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+void rc4k_expand_copies(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 {
 	size_t have = len;
 
-	if (expand_pow2(kx, key, len))
-		return;
 	memcpy(kx, key, len);
 	for (; have < 16; have *= 2)
 		memcpy(kx + have, kx, have);
@@ -67,6 +65,12 @@ void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 	for (; have < 256; have *= 2)
 		for (size_t o = 0; o < have && have + o < 256; o += 16)
 			memcpy(kx + have + o, kx + o, 16);
+}
+
+void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
+{
+	if (!rc4k_expand_whole(kx, key, len))
+		rc4k_expand_copies(kx, key, len);
 }
 
 const uint8_t rc4k_ident_c[256] = {

@@ -15,6 +15,10 @@
 #define KX_LEN (256 + 16)
 
 void rc4k_expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len);
+/* Its two ways: keys of 1, 2, 4, 8 or 16 bytes stored whole (0, doing
+ * nothing, for other lengths), and any length by copies. */
+int rc4k_expand_whole(uint8_t kx[KX_LEN], const uint8_t *key, size_t len);
+void rc4k_expand_copies(uint8_t kx[KX_LEN], const uint8_t *key, size_t len);
 
 /* S of a fresh key: 0..255 in cells of 8, 32 and 64 bits. */
 extern const uint8_t rc4k_ident_c[256];

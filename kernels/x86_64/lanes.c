@@ -41,17 +41,19 @@ static const uint8_t mod_ix[16][16] = {
 };
 
 /* rc4k_expand_key (lanes.h) for the lanes here, which need SSE4.1.  A key
- * under 16 bytes, but for those of 1, 2, 4 and 8 (which rc4k_expand_key
- * stores from a register), has each 16-byte block shuffled out of it at
- * once by the indices (16b + i) mod LEN, where rc4k_expand_key's copies
- * by doubling read back bytes they just stored at another offset: 39
- * against 72-95 TSC a key (doc/tried.md).  K16, like the block, is in the
- * frames that the set_keys call clears below itself (batch.c). */
+ * under 16 bytes that rc4k_expand_whole does not store whole has each
+ * 16-byte block shuffled out of it at once by the indices (16b + i) mod
+ * LEN, where rc4k_expand_copies' doubling reads back bytes it just stored
+ * at another offset: 39 against 72-95 TSC a key (doc/tried.md).  K16, like
+ * the block, is in the frames that the set_keys call clears below itself
+ * (batch.c). */
 __attribute__((target("ssse3"))) static void
 expand_key(uint8_t kx[KX_LEN], const uint8_t *key, size_t len)
 {
-	if (len >= 16 || (len & (len - 1)) == 0) {
-		rc4k_expand_key(kx, key, len);
+	if (rc4k_expand_whole(kx, key, len))
+		return;
+	if (len >= 16) {
+		rc4k_expand_copies(kx, key, len);
 		return;
 	}
 	uint8_t k16[16] = { 0 };
