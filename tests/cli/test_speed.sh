@@ -84,4 +84,23 @@ if figures 0.01; then
 		ok "with 1 % noise: $B > $C > $A in every tool, each within 3 % of the tuner's figure" ||
 		{ fail "with noise:"; echo "$bad"; cat "$tmp/fig"; }
 fi
+
+# A 35 % slower at two placements of six, every rate off by up to 5 %:
+# whatever the draws (a build's kernel count moves them), every tool
+# scores A at 61-72 MB/s (its slow placements' 65, give or take the
+# noise, the within-placement allowance and rounding), below C's 80 and
+# B's 95.  Were that noise to excuse the penalty, A would score near 100.
+rates="$A@0=65e6,65e6,65e6 $A@1=65e6,65e6,65e6 $A=100e6,100e6,100e6"
+rates="$rates $B=95e6,95e6,95e6 $C=80e6,80e6,80e6"
+if figures 0.05; then
+	bad=$(awk -v a=$A -v b=$B -v c=$C '
+		$2 == a && ($3 < 61 || $3 > 72) { print "slow placements not scored: " $0 }
+		$2 == c && ($3 < 75.5 || $3 > 84.5) { print "off its rate: " $0 }
+		$2 == b && ($3 < 89.75 || $3 > 100.25) { print "off its rate: " $0 }' \
+		"$tmp/fig")
+	lines=$(wc -l <"$tmp/fig")
+	[ -z "$bad" ] && [ "$lines" -eq 33 ] &&
+		ok "35 % slower at two placements, 5 % noise: every tool scores $A slow (61-72 MB/s), below $C and $B" ||
+		{ fail "with 5 % noise ($lines lines):"; echo "$bad"; cat "$tmp/fig"; }
+fi
 finish
