@@ -103,7 +103,11 @@ static void print_rows(const struct speed_table *t, const struct row *rows,
 		speed_of(t, (size_t)i, 0, &s, NULL);
 		printf("%-24s", rows[i].name);
 		for (int p = 0; p < SPEED_PLACES; p++) {
-			printf(" %6.0f", s.at[p] / 1e6);
+			/* 0: no round there (fewer rounds than placements) */
+			if (s.at[p] > 0)
+				printf(" %6.0f", s.at[p] / 1e6);
+			else
+				printf(" %6s", "-");
 			hi = s.at[p] > hi ? s.at[p] : hi;
 		}
 		printf(" %7.0f %7.0f %6.3f %6.1f%%\n", s.rate / 1e6, hi / 1e6,

@@ -68,6 +68,20 @@ RC4TUNE_SEAM_RATES="$rates" RC4TUNE_SEAM_NOISE=0 ${TEST_EMULATOR:-} "$BENCH_SEAM
 	ok "bench --pick: pick/best 0.875, and round by round the same" ||
 	{ fail "bench --pick's line"; cat "$tmp/err" "$tmp/bench"; }
 
+# Fewer rounds than placements (a busy host, or --rounds 3): a kernel is
+# at the slowest placement it was timed at, and placement shows the ones
+# it never reached as "-".
+rates3="$A@1=60e6,60e6,60e6 $A=100e6,100e6,100e6 $B=80e6,80e6,80e6"
+RC4TUNE_SEAM_RATES="$rates3" RC4TUNE_SEAM_NOISE=0 ${TEST_EMULATOR:-} \
+	"$BENCH_SEAM" --rounds 3 $A $B >"$tmp/bench" 2>"$tmp/err" &&
+	RC4TUNE_SEAM_RATES="$rates3" RC4TUNE_SEAM_NOISE=0 ${TEST_EMULATOR:-} \
+	"$PLACEMENT_SEAM" --rounds 3 $A $B >"$tmp/placement" 2>>"$tmp/err" &&
+	grep -Eq "^$A +60\.0 +60\.0 +60\.0 +60\.0 +60\.0 " "$tmp/bench" &&
+	grep -Eq "^$B +80\.0 +80\.0 +80\.0 +80\.0 +80\.0 " "$tmp/bench" &&
+	grep -Eq "^$A +100 +60 +100 +- +- +- +60 +100 " "$tmp/placement" &&
+	ok "3 rounds over 6 placements: $A at 60 (its slowest timed), $B at 80, the placements never timed shown as -" ||
+	{ fail "3 rounds:"; cat "$tmp/err" "$tmp/bench" "$tmp/placement"; }
+
 # With 1 % noise: the same order in every tool, every figure within 3 %
 # of the tuner's.
 if figures 0.01; then
