@@ -104,8 +104,10 @@ __attribute__((constructor)) static void shim_init(void)
 	dirlen = slash == file ? 1 : (size_t)(slash - file);
 	memcpy(dir, file, dirlen);
 	dir[dirlen] = '\0';
-	snprintf(prefix, sizeof prefix, "%s/.%s.", slash == file ? "" : dir,
-		 slash + 1);
+	/* dir and the name are parts of FILE: this fits */
+	if (snprintf(prefix, sizeof prefix, "%s/.%s.",
+		     slash == file ? "" : dir, slash + 1) >= (int)sizeof prefix)
+		abort();
 	if ((s = getenv("RC4TUNE_SHIM_FAIL")) != NULL) {
 		char call[32], err[32];
 		if (sscanf(s, "%31[^:]:%d:%31s", call, &fail_n, err) != 3)

@@ -11,6 +11,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
@@ -359,6 +360,97 @@ START_TEST(test_every_kernel)
 END_TEST
 
 
+/* Threads at once on one provider, as a server's workers: each kernel in
+ * turn, set between two barriers, then every thread asks the buildinfo
+ * (its first asker fills the provider's cache) and runs a stream of its
+ * own through EVP.  A ThreadSanitizer build (.ci/test) sees their
+ * accesses to what the provider shares. */
+enum { WORKERS = 4, MSG = 1000 };
+
+struct worker {
+	EVP_CIPHER *c;
+	uint64_t seed;
+	size_t rounds;
+	pthread_barrier_t *turn;
+	char info[128]; /* the last round's buildinfo */
+	int bad;        /* rounds whose bytes differed */
+};
+
+static void worker_round(struct worker *w)
+{
+	const char *info = NULL;
+	OSSL_PARAM p[2] = { OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO,
+						&info, 0),
+			    OSSL_PARAM_END };
+	uint8_t key[16], in[MSG], out[MSG], ref[MSG];
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int outl = 0;
+
+	snprintf(w->info, sizeof w->info, "%s",
+		 OSSL_PROVIDER_get_params(prov, p) == 1 && info ? info : "");
+	test_fill(&w->seed, key, sizeof key);
+	test_fill(&w->seed, in, sizeof in);
+	oracle(key, sizeof key, in, ref, sizeof in);
+	if (ctx == NULL ||
+	    EVP_EncryptInit_ex2(ctx, w->c, key, NULL, NULL) != 1 ||
+	    EVP_EncryptUpdate(ctx, out, &outl, in, MSG) != 1 || outl != MSG ||
+	    memcmp(out, ref, MSG) != 0)
+		w->bad++;
+	EVP_CIPHER_CTX_free(ctx);
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	for (size_t r = 0; r < w->rounds; r++) {
+		pthread_barrier_wait(w->turn); /* the kernel is set */
+		worker_round(w);
+		pthread_barrier_wait(w->turn); /* the round is checked */
+	}
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	pthread_barrier_t turn;
+	pthread_t t[WORKERS];
+	struct worker w[WORKERS];
+	EVP_CIPHER *c = fetch("RC4");
+	size_t rounds = 0;
+	const char *name;
+	int usable;
+
+	for (size_t i = 0; rc4tune_kernel_info(i, NULL, NULL) != NULL; i++)
+		rounds++;
+	ck_assert_int_eq(pthread_barrier_init(&turn, NULL, WORKERS + 1), 0);
+	for (int i = 0; i < WORKERS; i++) {
+		w[i] = (struct worker){ c, 0x7ead0000u + (uint64_t)i, rounds,
+					&turn, "", 0 };
+		ck_assert_int_eq(pthread_create(&t[i], NULL, worker_run, &w[i]),
+				 0);
+	}
+	for (size_t r = 0; r < rounds; r++) {
+		name = rc4tune_kernel_info(r, NULL, &usable);
+		if (!usable || rc4tune_use_kernel(name) != 0)
+			name = kernel_param(); /* unchanged */
+		pthread_barrier_wait(&turn);
+		pthread_barrier_wait(&turn);
+		char want_info[128];
+		snprintf(want_info, sizeof want_info, "rc4tune %s, kernel %s",
+			 PACKAGE_VERSION, name);
+		for (int i = 0; i < WORKERS; i++)
+			ck_assert_str_eq(w[i].info, want_info);
+	}
+	for (int i = 0; i < WORKERS; i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		ck_assert_int_eq(w[i].bad, 0);
+	}
+	pthread_barrier_destroy(&turn);
+	EVP_CIPHER_free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("provider");
@@ -378,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, test_parameters);
 	tcase_add_test(tc, test_provider_parameters);
 	tcase_add_loop_test(tc, test_every_kernel, 0, (int)kernels);
+	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -496,8 +496,8 @@ START_TEST(test_live_env_and_conf)
 }
 END_TEST
 
-/* What the first use writes on stderr: nothing, unless RC4TUNE_DEBUG=1. */
-static void stderr_of_first_use(char *out, size_t size)
+/* What FN writes on stderr. */
+static void stderr_of(void (*fn)(void), char *out, size_t size)
 {
 	char path[sizeof test_dir + 16];
 
@@ -507,7 +507,7 @@ static void stderr_of_first_use(char *out, size_t size)
 	ck_assert_int_ge(fd, 0);
 	int saved = dup(2);
 	ck_assert_int_eq(dup2(fd, 2), 2);
-	rc4tune_kernel_name();
+	fn();
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -517,6 +517,12 @@ static void stderr_of_first_use(char *out, size_t size)
 	close(fd);
 }
 
+static void first_use_here(void)
+{
+	rc4tune_kernel_name();
+}
+
+/* What the first use writes on stderr: nothing, unless RC4TUNE_DEBUG=1. */
 START_TEST(test_debug_trail)
 {
 	char out[4096];
@@ -525,11 +531,11 @@ START_TEST(test_debug_trail)
 	unsetenv("RC4TUNE_KERNEL");
 	if (_i == 0) {
 		unsetenv("RC4TUNE_DEBUG");
-		stderr_of_first_use(out, sizeof out);
+		stderr_of(first_use_here, out, sizeof out);
 		ck_assert_str_eq(out, "");
 	} else {
 		setenv("RC4TUNE_DEBUG", "1", 1);
-		stderr_of_first_use(out, sizeof out);
+		stderr_of(first_use_here, out, sizeof out);
 		ck_assert_ptr_nonnull(strstr(out, "librc4tune: RC4TUNE_KERNEL: "
 						  "not set\n"));
 		ck_assert_ptr_nonnull(strstr(out, "no such file\n"));
@@ -550,15 +556,13 @@ static void *first_use(void *arg)
 	return (void *)rc4tune_kernel_name();
 }
 
-/* 64 threads make their first call at once: one selection, one kernel. */
-START_TEST(test_concurrent_first_use)
-{
-	static rc4tune_key keys[THREADS];
-	pthread_t t[THREADS];
-	void *name[THREADS];
+static rc4tune_key keys[THREADS];
+static void *name[THREADS];
 
-	setenv("RC4TUNE_CONF", conf_path, 1);
-	setenv("RC4TUNE_KERNEL", "long-8x-chunk", 1);
+static void first_use_at_once(void)
+{
+	pthread_t t[THREADS];
+
 	ck_assert_int_eq(pthread_barrier_init(&start, NULL, THREADS), 0);
 	for (int i = 0; i < THREADS; i++)
 		ck_assert_int_eq(pthread_create(&t[i], NULL, first_use,
@@ -566,12 +570,29 @@ START_TEST(test_concurrent_first_use)
 				 0);
 	for (int i = 0; i < THREADS; i++)
 		ck_assert_int_eq(pthread_join(t[i], &name[i]), 0);
+	pthread_barrier_destroy(&start);
+}
+
+/* 64 threads make their first call at once: one selection (its trail
+ * once, a "chosen" line a kind), one kernel. */
+START_TEST(test_concurrent_first_use)
+{
+	static char out[1 << 16];
+	int chosen = 0;
+
+	setenv("RC4TUNE_CONF", conf_path, 1);
+	setenv("RC4TUNE_KERNEL", "long-8x-chunk", 1);
+	setenv("RC4TUNE_DEBUG", "1", 1);
+	stderr_of(first_use_at_once, out, sizeof out);
+	for (const char *p = out; (p = strstr(p, " chosen: "));
+	     p++)
+		chosen++;
+	ck_assert_int_eq(chosen, RC4K_KINDS);
 	for (int i = 0; i < THREADS; i++) {
 		ck_assert_str_eq(name[i], "long-8x-chunk");
 		ck_assert_ptr_eq(keys[i].kernel,
 				 rc4k_find(RC4K_SINGLE, "long-8x-chunk"));
 	}
-	pthread_barrier_destroy(&start);
 }
 END_TEST
 

@@ -25,7 +25,13 @@
 #define NO_ALLOC_HOOK "a sanitized build"
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(NO_ALLOC_HOOK)
+#if defined(__has_feature) && !defined(NO_ALLOC_HOOK)
+#if __has_feature(thread_sanitizer)
+#define NO_ALLOC_HOOK "a sanitized build"
+#endif
+#endif
+#if (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)) && \
+	!defined(NO_ALLOC_HOOK)
 #define NO_ALLOC_HOOK "a sanitized build"
 #endif
 #if !defined(__GLIBC__) && !defined(NO_ALLOC_HOOK)
