@@ -587,7 +587,8 @@ START_TEST(test_concurrent_first_use)
 	for (const char *p = out; (p = strstr(p, " chosen: "));
 	     p++)
 		chosen++;
-	ck_assert_int_eq(chosen, RC4K_KINDS);
+	ck_assert_msg(chosen == RC4K_KINDS, "%d kernels chosen, not %d:\n%s",
+		      chosen, RC4K_KINDS, out);
 	for (int i = 0; i < THREADS; i++) {
 		ck_assert_str_eq(name[i], "long-8x-chunk");
 		ck_assert_ptr_eq(keys[i].kernel,
