@@ -7,7 +7,8 @@
  * both directions, the one-shot EVP_Cipher, RC4-40; the parameters EVP and
  * `openssl list` ask for; the kernel the provider names, for every kernel
  * (switched through the library, which the module shares with this
- * process).  Bad input is check_provider_errors.c's. */
+ * process), to four threads asking and encrypting at once.  Bad input is
+ * check_provider_errors.c's. */
 #include <config.h>
 
 #include <errno.h>
