@@ -187,6 +187,7 @@ const struct bench measure_benches[RC4K_KINDS] = {
 		ONE_CELL("keys/s", 0, NKEYS),
 		.cpb_cell = -1,
 		.share = 0.1,
+		.serial_cell = 5, /* keys/s: a key, then 16 bytes */
 		.run = run_set_keys,
 	},
 	[RC4K_CRYPT_MANY] = {
@@ -198,6 +199,7 @@ const struct bench measure_benches[RC4K_KINDS] = {
 		.cpb_cell = 0,
 		.cpb_label = "c/B",
 		.share = 0.1,
+		.serial_cell = 3, /* 1024 bytes a call */
 		.run = run_crypt_many,
 	},
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decide.h"
+#include "kernels/batch.h"
 #include "kernels/family.h"
 #include "speed.h"
 
@@ -307,8 +308,8 @@ static struct choice decide(const struct measurement *m,
 static const double FAMILY_COST = 0.05;
 
 /* What the batch call keeps of its best with keys of SINGLE's layout.
- * Serial counts for every family: a step to another family times the
- * batch calls again (tune.c). */
+ * Serial counts for every family: a step to another family times a
+ * batch call again where serial might then lead it (decide_retime). */
 static double batch_share(const struct measurement *batch,
 			  const struct rc4k *single)
 {
@@ -531,6 +532,38 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
 	return decide_single(&d, got[RC4K_SINGLE],
 			     prior ? &prior->key[RC4K_SINGLE] : NULL, heuristic,
 			     batch ? got : NULL);
+}
+
+/* What serial on another single-stream kernel may gain on its estimate
+ * (below): more than the rounds' spread of the three figures it rests
+ * on. */
+static const double RETIME_SLACK = 0.10;
+
+bool decide_retime(const struct measurement *single,
+		   const struct measurement *batch, const struct rc4k *to)
+{
+	int c = batch->bench->serial_cell;
+	size_t was = find(single, batch->single ? batch->single->info.name
+						: NULL),
+	       now = find(single, to->info.name);
+	double serial = 0, lanes = 0;
+
+	if (was == single->n || now == single->n ||
+	    single->kr[was].rate[c] <= 0)
+		return true;
+	for (size_t i = 0; i < batch->n; i++) {
+		const struct kresult *r = &batch->kr[i];
+		if (r->status != KERNEL_OK)
+			continue;
+		if (r->k == &rc4k_serial.info)
+			serial = r->score;
+		else if (rc4k_misfit_reason(r->k, to) == NULL)
+			lanes = fmax(lanes, r->score);
+	}
+	/* never below its figure as timed, which a choice now would read */
+	return serial * fmax(single->kr[now].rate[c] / single->kr[was].rate[c],
+			     1) * (1 + RETIME_SLACK) >=
+	       lanes;
 }
 
 /* D's batch kind K as SINGLE's keys see it: against PRIOR, or (RUN) this

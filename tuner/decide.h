@@ -60,6 +60,14 @@ const struct rc4k *decide_serial(const struct measurement *const *got,
 				 const struct rc4_record *prior,
 				 const char *heuristic, bool batch);
 
+/* Whether BATCH, its serial timed on another single-stream kernel, must
+ * be timed again for serial on TO: unless serial there, estimated by the
+ * two kernels' figures in SINGLE's cell of serial's work
+ * (bench.serial_cell), and serial as timed, both stay clearly behind a
+ * lane kernel that runs TO's keys. */
+bool decide_retime(const struct measurement *single,
+		   const struct measurement *batch, const struct rc4k *to);
+
 /* D for the kinds measured (GOT[k] not NULL) against PRIOR (the
  * section's record, or NULL): the single kind, then each batch kind among
  * the kernels that may run its keys (SINGLE's where it is not measured).

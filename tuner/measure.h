@@ -47,6 +47,9 @@ struct bench {
 	double weight[WORKLOAD_COUNT][SPEED_MAX_CELLS];
 	const char *describe[WORKLOAD_COUNT];
 	double share; /* of --generate-conf's budget */
+	/* A batch kind's: the single kind's cell whose work serial repeats
+	 * (decide_retime). */
+	int serial_cell;
 	/* Seconds that REPS calls of trial T take. */
 	double (*run)(const struct trial *t, unsigned long reps);
 };

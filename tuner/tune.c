@@ -67,29 +67,33 @@ static const struct rc4k *serial_kernel(const struct tuning *t, bool batch)
 	return rc4k_single(i ? i : rc4k_kinds[RC4K_SINGLE].fallback);
 }
 
-/* Measure KIND (if USE) for its share of the budget after *DEADLINE,
- * which it moves on, and find its rule's kernel either way.  0, or -1
- * after saying why. */
-static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
-			double *deadline, double shares)
+/* KIND's rule's kernel, for the single-stream kernel serial runs now. */
+static void rule_of(struct tuning *t, enum rc4k_kind kind)
 {
-	const struct tune_opts *o = t->o;
-	bool show = !o->quiet && isatty(STDERR_FILENO);
 	const struct rc4_cpu *cpu = t->section[0] ? &t->cpu : NULL;
 	const struct rc4k *single = kind == RC4K_SINGLE ? NULL : t->serial;
 	const struct rc4k_info *h = rc4_heuristic_walk(
 		kind, single, cpu, true, rc4k_find, NULL, NULL, NULL);
 
 	t->heuristic[kind] = h ? h->name : NULL;
+}
+
+/* Measure KIND for its share of the budget after *DEADLINE, which it
+ * moves on.  0, or -1 after saying why. */
+static int measure_kind(struct tuning *t, enum rc4k_kind kind,
+			double *deadline, double shares)
+{
+	const struct tune_opts *o = t->o;
+	bool show = !o->quiet && isatty(STDERR_FILENO);
+
 	t->got[kind] = NULL;
 	measure_free(&t->m[kind]);
-	if (!use)
-		return 0;
 	if (o->kernels)
 		names_of(t, kind);
 	*deadline += o->budget * measure_benches[kind].share / shares;
 	int rc = measure_run(&t->m[kind], kind, o->kernels ? t->names : NULL,
-			     o->workload, *deadline, single,
+			     o->workload, *deadline,
+			     kind == RC4K_SINGLE ? NULL : t->serial,
 			     show ? report_progress : NULL);
 	if (show)
 		report_progress_end();
@@ -98,10 +102,18 @@ static int measure_kind(struct tuning *t, enum rc4k_kind kind, bool use,
 	return rc;
 }
 
+/* Whether batch kind K is to be timed (again) with serial on t->serial:
+ * once, and again only where serial there might lead it. */
+static bool to_time(const struct tuning *t, enum rc4k_kind k)
+{
+	return t->got[k] == NULL ||
+	       decide_retime(t->got[RC4K_SINGLE], t->got[k], t->serial);
+}
+
 /* The single kind, then the batch kinds with serial on the kernel it
  * will write; again where their figures move that kernel to another
- * family.  Then this run's choice of each.  0 when every kind to be
- * measured was, and one at least; else -1. */
+ * family and serial might then lead.  Then this run's choice of each.  0
+ * when every kind to be measured was, and one at least; else -1. */
 static int measure_all(struct tuning *t)
 {
 	const struct tune_opts *o = t->o;
@@ -120,17 +132,22 @@ static int measure_all(struct tuning *t)
 		use[k] = o->kernels == NULL || names_of(t, (enum rc4k_kind)k);
 		shares += use[k] ? measure_benches[k].share : 0;
 	}
-	if (measure_kind(t, RC4K_SINGLE, use[RC4K_SINGLE], &deadline, shares))
+	rule_of(t, RC4K_SINGLE);
+	if (use[RC4K_SINGLE] &&
+	    measure_kind(t, RC4K_SINGLE, &deadline, shares) != 0)
 		return -1;
 	for (int pass = 0; pass < 2; pass++) {
 		const struct rc4k *single = serial_kernel(t, pass > 0);
 		if (pass > 0 && single == t->serial)
 			break;
 		t->serial = single;
-		for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++)
-			if (measure_kind(t, (enum rc4k_kind)k, use[k],
-					 &deadline, shares) != 0)
+		for (int k = RC4K_SINGLE + 1; k < RC4K_KINDS; k++) {
+			rule_of(t, (enum rc4k_kind)k);
+			if (use[k] && to_time(t, (enum rc4k_kind)k) &&
+			    measure_kind(t, (enum rc4k_kind)k, &deadline,
+					 shares) != 0)
 				return -1;
+		}
 	}
 	for (int k = 0; k < RC4K_KINDS; k++)
 		if (t->got[k] != NULL)

@@ -12,7 +12,8 @@
  * kernel's rates in the cell of BYTES-byte calls alone (16 .. 8192), over
  * NAME='s (not combined with @P or /CALL).  Every kernel not named runs at rate
  * 1, but serial, which runs at the rates of the single-stream kernel it
- * runs (the single kind's winner).  Unset: the real clock and the real
+ * runs (the single kind's winner) in the cell of its work (bench's
+ * serial_cell: NAME:1024's for crypt_many).  Unset: the real clock and the real
  * kernels, as rc4tune.
  *
  * RC4TUNE_SEAM_NOISE=F: every rate times 1 + F u, u spread evenly over
@@ -88,7 +89,10 @@ static double seam_rate(const struct trial *t, int phase, double slice)
 
 	vclock += slice;
 	if (r == NULL && t->k->kind == RC4K_BATCH && t->k->width == 0)
-		r = rates_of(t->single->info.name, t->place, RC4K_SINGLE, 0);
+		r = rates_of(t->single->info.name, t->place, RC4K_SINGLE,
+			     measure_benches[RC4K_SINGLE]
+				     .cells[measure_benches[t->kind].serial_cell]
+				     .bytes);
 	return (r ? r[phase] : 1) * (1 + noise * jitter());
 }
 
