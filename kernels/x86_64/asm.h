@@ -6,7 +6,7 @@
 	.globl	\name
 	.hidden	\name
 	.type	\name, @function
-	.p2align 4
+	.p2align 6
 \name:
 	.cfi_startproc
 .endm
