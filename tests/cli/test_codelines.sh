@@ -17,11 +17,13 @@ core=$top_builddir/.libs/libcore.a
 [ -f "$core" ] || { echo "no $core"; exit 99; }
 
 # lines FILE: "NAME OFFSET" for each function FILE defines once, OFFSET
-# its address mod 64 (from the last two hex digits: 256 is a multiple).
+# its address mod 64 (from the last two hex digits: 256 is a multiple);
+# not the rare paths the compiler moves out to .text.unlikely (NAME.cold),
+# which the linker packs together from every object.
 lines() {
 	nm --defined-only "$1" | awk '
 		function hex(c) { return index("0123456789abcdef", tolower(c)) - 1 }
-		$2 ~ /^[Tt]$/ {
+		$2 ~ /^[Tt]$/ && $3 !~ /\.cold/ {
 			sub(/@.*/, "", $3); n[$3]++; l = length($1)
 			a[$3] = (hex(substr($1, l - 1, 1)) * 16 + hex(substr($1, l, 1))) % 64
 		}
