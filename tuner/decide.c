@@ -408,6 +408,43 @@ static void decide_family(const struct measurement *single, struct choice *c,
 	c->kernel = pick;
 }
 
+/* C uncertain only because finalists may lead its kernel by more than
+ * the window: where each of them is of another layout, C's kernel surely
+ * within FAMILY_COST of it, and the product of the batch calls' shares
+ * more than the window better with C's layout, the family step would
+ * have written C's layout had any of them led: C is sure, and its note
+ * says so. */
+static void family_sure(const struct measurement *m, struct choice *c,
+			const struct measurement *set_keys,
+			const struct measurement *crypt_many)
+{
+	const struct rc4k *mine = rc4k_single(m->kr[c->kernel].k);
+	double lanes = batch_share(set_keys, mine) *
+		       batch_share(crypt_many, mine);
+
+	if (!c->uncertain || strcmp(c->why_code, "noise") != 0)
+		return;
+	for (size_t o = 0; o < m->n; o++) {
+		const struct rc4k *r = rc4k_single(m->kr[o].k);
+		double b = o == c->kernel || !finalist(&m->kr[o])
+				   ? 1
+				   : bound(m, c->kernel, o);
+		if (b < 1 - c->window &&
+		    (b < 1 - FAMILY_COST ||
+		     b * lanes <= batch_share(set_keys, r) *
+					  batch_share(crypt_many, r) *
+					  (1 + TIE_CAP)))
+			return;
+	}
+	c->uncertain = false;
+	c->why_code = NULL;
+	size_t n = strlen(c->note);
+	snprintf(c->note + n, sizeof c->note - n,
+		 "%sfamily: sure, though %s, of another layout",
+		 n ? "; " : "", c->why);
+	c->why[0] = '\0';
+}
+
 /* The bar kernel A must clear over B in a cell: noise()'s, with the
  * ratio's spread from each one's round spread (a cell's rounds are not
  * kept), at least C's window. */
@@ -516,8 +553,10 @@ static const struct rc4k *decide_single(struct decision *d,
 
 	d->use[RC4K_SINGLE] = m;
 	*c = decide(m, prior, heuristic);
-	if (got != NULL)
+	if (got != NULL) {
 		decide_family(m, c, got[RC4K_SET_KEYS], got[RC4K_CRYPT_MANY]);
+		family_sure(m, c, got[RC4K_SET_KEYS], got[RC4K_CRYPT_MANY]);
+	}
 	decide_split(m, c, &d->split);
 	lowest(m, c); /* the family step or the split may have moved it */
 	return rc4k_single(m->kr[c->kernel].k);
