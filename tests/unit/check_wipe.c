@@ -40,14 +40,9 @@
 #define VALGRIND_MAKE_MEM_DEFINED(p, n) ((void)(p), (void)(n))
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
+#if TEST_ASAN
 #define NO_ASAN __attribute__((no_sanitize_address))
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ASAN __attribute__((no_sanitize_address))
-#endif
-#endif
-#ifndef NO_ASAN
+#else
 #define NO_ASAN
 #endif
 
@@ -55,14 +50,9 @@
  * compiler spills a kernel's registers to the kernel's frame around each
  * call: a scan would find the instrumentation's copies.  Why the stacks
  * are not scanned in this build, or NULL. */
-#if defined(__SANITIZE_THREAD__)
+#if TEST_TSAN
 #define NO_STACK_SCAN "a ThreadSanitizer build"
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define NO_STACK_SCAN "a ThreadSanitizer build"
-#endif
-#endif
-#ifndef NO_STACK_SCAN
+#else
 #define NO_STACK_SCAN NULL
 #endif
 static const char *const no_stack_scan = NO_STACK_SCAN;

@@ -20,18 +20,7 @@
 /* Suites that put their own malloc, calloc or free in the module's way
  * (the executable's definitions come first for a dlopened module too)
  * call glibc's __libc_ ones; NO_ALLOC_HOOK says why they cannot. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ALLOC_HOOK "a sanitized build"
-#endif
-#endif
-#if defined(__has_feature) && !defined(NO_ALLOC_HOOK)
-#if __has_feature(thread_sanitizer)
-#define NO_ALLOC_HOOK "a sanitized build"
-#endif
-#endif
-#if (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)) && \
-	!defined(NO_ALLOC_HOOK)
+#if TEST_ASAN || TEST_TSAN
 #define NO_ALLOC_HOOK "a sanitized build"
 #endif
 #if !defined(__GLIBC__) && !defined(NO_ALLOC_HOOK)

@@ -14,6 +14,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Which sanitizer this build runs under (1 or 0): gcc says so with
+ * __SANITIZE_*__, clang with __has_feature. */
+#if defined(__has_feature)
+#define TEST_HAS(f) __has_feature(f)
+#else
+#define TEST_HAS(f) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || TEST_HAS(address_sanitizer)
+#define TEST_ASAN 1
+#else
+#define TEST_ASAN 0
+#endif
+#if defined(__SANITIZE_THREAD__) || TEST_HAS(thread_sanitizer)
+#define TEST_TSAN 1
+#else
+#define TEST_TSAN 0
+#endif
+
 /* splitmix64: deterministic, so a failure can be replayed. */
 static inline uint64_t test_rand(uint64_t *s)
 {
