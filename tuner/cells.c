@@ -38,6 +38,10 @@ int workload_parse(const char *name, enum workload *w)
 enum { NKEYS = SPEED_NKEYS, NSTREAMS = 8, STREAM = SPEED_LANE, KEYLEN = 16,
        KEYMSG = 16 };
 
+/* The single kind's cells that others name: 8 KiB (its c/B), and those
+ * whose work serial repeats in each batch call (serial_cell). */
+enum { CELL_1K = 3, CELL_8K = 4, CELL_KEYS = 5 };
+
 /* A fresh 16-byte key each time it is called. */
 static const uint8_t *fresh_key(void)
 {
@@ -155,9 +159,11 @@ const struct bench measure_benches[RC4K_KINDS] = {
 			 "processed; keys/s: a fresh key per 16-byte message.",
 		.ncells = 6,
 		.cells = { { "16 bytes", 16, 0 }, { "64 bytes", 64, 0 },
-			   { "256 bytes", 256, 0 }, { "1024 bytes", 1024, 0 },
-			   { "8192 bytes", 8192, 0 }, { "keys/s", 0, 1 } },
-		.cpb_cell = 4,
+			   { "256 bytes", 256, 0 },
+			   [CELL_1K] = { "1024 bytes", 1024, 0 },
+			   [CELL_8K] = { "8192 bytes", 8192, 0 },
+			   [CELL_KEYS] = { "keys/s", 0, 1 } },
+		.cpb_cell = CELL_8K,
 		.cpb_label = "c/B@8k",
 		.weight = {
 			[WORKLOAD_MIXED] = { 1, 1, 1, 1, 1, 0 },
@@ -187,7 +193,7 @@ const struct bench measure_benches[RC4K_KINDS] = {
 		ONE_CELL("keys/s", 0, NKEYS),
 		.cpb_cell = -1,
 		.share = 0.1,
-		.serial_cell = 5, /* keys/s: a key, then 16 bytes */
+		.serial_cell = CELL_KEYS, /* a key, then 16 bytes */
 		.run = run_set_keys,
 	},
 	[RC4K_CRYPT_MANY] = {
@@ -199,7 +205,7 @@ const struct bench measure_benches[RC4K_KINDS] = {
 		.cpb_cell = 0,
 		.cpb_label = "c/B",
 		.share = 0.1,
-		.serial_cell = 3, /* 1024 bytes a call */
+		.serial_cell = CELL_1K, /* STREAM bytes a call */
 		.run = run_crypt_many,
 	},
 };
