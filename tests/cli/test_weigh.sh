@@ -101,6 +101,20 @@ if seam --list 2>/dev/null | grep -q "^$H\>"; then
 else
 	fail "no heuristic's kernel among this build's: '$H'"
 fi
+# Neither the section's nor the heuristic's among the tied: the earliest
+# in --list order, not the first named (--speed times them in the order
+# given).
+first=$(seam --list 2>/dev/null | awk -v a="$T1" -v b="$T2" \
+	'$1 == a || $1 == b { print $1; exit }')
+last=$T1
+[ "$first" = "$T1" ] && last=$T2
+RC4TUNE_SEAM_RATES="$T1=100,100,100 $T2=100,100,100" seam --speed --json \
+	"$last" "$first" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ -n "$first" ] &&
+	grep -q "\"winner\": \"$first\"" "$tmp/out" &&
+	grep -q '"tie_rule": "the earliest in registry order"' "$tmp/out" &&
+	ok "a tie of kernels named out of order: the earliest in --list order, $first" ||
+	{ fail "tie by --list order ($first named after $last)"; cat "$tmp/err" "$tmp/out"; }
 
 # --- the prior: replaced only by a kernel surely more than the window ahead
 # A prior within the window of this run's best stays, and the run joins
