@@ -52,7 +52,8 @@ tune "$LONG=100,100,100 $SHORT=50,50,50 $SHORT:16=130,130,130 $SHORT:64=120,120,
 	[ "$(grep -A3 '^set_keys_kernel = ' "$c" | tail -n 3)" = "short_below = 256
 short_kernel = $SHORT
 kernel = $LONG" ] &&
-	ok "a split below the first cell the kernel wins: 256 bytes, format 3 (basis lines), keys before kernel =" ||
+	! grep -q "^; .* bytes, .* below: " "$c" &&
+	ok "a split below the first cell the kernel wins: 256 bytes, format 3 (basis lines), keys before kernel =, no note of a kernel moved" ||
 	{ fail "split written"; show; }
 rc4tune --check-conf "$c" >"$tmp/out" 2>&1 &&
 	grep -q ": OK (0 errors, 0 warnings)" "$tmp/out" &&
@@ -81,7 +82,8 @@ tune "$SHORT=100,100,100 $LONG=50,50,50 $LONG:256=130,130,130 $LONG:1024=130,130
 [ $rc -eq 0 ] && grep -q "^;@ split short=$SHORT below=256 gain=1.170 ratios=16:2.000,64:2.000\$" "$c" &&
 	grep -q "^kernel = $LONG\$" "$c" && grep -q "^short_kernel = $SHORT\$" "$c" &&
 	grep -q "^;@ result key=kernel value=$LONG " "$c" &&
-	ok "a split above the cells the decided kernel wins: the long kernel written as kernel" ||
+	grep -q "^; $LONG from 256 bytes, $SHORT below: 1.170 of $SHORT's score\$" "$c" &&
+	ok "a split above the cells the decided kernel wins: the long kernel written as kernel, said" ||
 	{ fail "split with the decided kernel short"; show; }
 
 # ... and at 256 bytes LONG as fast within the noise: the split from 1024
