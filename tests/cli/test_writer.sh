@@ -100,6 +100,13 @@ refused "a missing directory" "No such file or directory" \
 	--output /dev/stdout 2>"$tmp/err"; echo $? >"$tmp/rc")
 [ "$(cat "$tmp/rc")" -eq 1 ] && ok "/dev/stdout closed: $(head -n 1 "$tmp/err")" ||
 	{ fail "/dev/stdout closed: exit $(cat "$tmp/rc")"; cat "$tmp/err"; }
+# standard input closed (a daemon's child): written as with it open (the
+# tuner holds descriptors 0-2 on /dev/null when they come closed)
+(exec <&-; timeout 60 "$RC4TUNE" --generate-conf --quiet $budget \
+	--output "$tmp/noin.conf" 2>"$tmp/err"; echo $? >"$tmp/rc")
+[ "$(cat "$tmp/rc")" -eq 0 ] && grep -q "^\[$live\]" "$tmp/noin.conf" &&
+	ok "standard input closed: written" ||
+	{ fail "standard input closed: exit $(cat "$tmp/rc")"; cat "$tmp/err"; }
 if $nobody; then
 	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
 	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -110,6 +117,19 @@ if $nobody; then
 		grep -q 'run as root' "$tmp/err" && [ -z "$(ls -A "$tmp/ro")" ] &&
 		ok "unwritable directory (uid 65534): refused at once, hint given, nothing left" ||
 		{ fail "unwritable directory: exit $rc"; cat "$tmp/err"; }
+	# fs.protected_symlinks' rule, whatever the sysctl says: in a sticky,
+	# world-writable directory of uid 1, root's link is not uid 65534's to
+	# follow (a link of the directory's owner or of the runner's would be)
+	mkdir "$tmp/sticky1" && chmod 1777 "$tmp/sticky1" && chown 1:1 "$tmp/sticky1"
+	ln -s "$tmp/victim1" "$tmp/sticky1/x.conf"
+	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$RC4TUNE" --generate-conf --quiet --budget 3600 \
+		--output "$tmp/sticky1/x.conf" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "owned by neither you nor that directory's owner" "$tmp/err" &&
+		[ ! -e "$tmp/victim1" ] &&
+		ok "root's symlink in uid 1's sticky directory (uid 65534): not followed" ||
+		{ fail "root's link in another's sticky directory: exit $rc"; cat "$tmp/err"; }
 fi
 # as root, no "run as root" hint; no symlink wording without a symlink
 if $root; then
