@@ -109,8 +109,7 @@ refused "a missing directory" "No such file or directory" \
 	{ fail "standard input closed: exit $(cat "$tmp/rc")"; cat "$tmp/err"; }
 if $nobody; then
 	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
-	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RC4TUNE" --generate-conf --quiet --budget 3600 \
+	timeout 60 $nobody_run "$RC4TUNE" --generate-conf --quiet --budget 3600 \
 		--output "$tmp/ro/rc4tune.conf" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 1 ] && grep -q 'Permission denied' "$tmp/err" &&
@@ -122,8 +121,7 @@ if $nobody; then
 	# follow (a link of the directory's owner or of the runner's would be)
 	mkdir "$tmp/sticky1" && chmod 1777 "$tmp/sticky1" && chown 1:1 "$tmp/sticky1"
 	ln -s "$tmp/victim1" "$tmp/sticky1/x.conf"
-	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RC4TUNE" --generate-conf --quiet --budget 3600 \
+	timeout 60 $nobody_run "$RC4TUNE" --generate-conf --quiet --budget 3600 \
 		--output "$tmp/sticky1/x.conf" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 1 ] && grep -q "owned by neither you nor that directory's owner" "$tmp/err" &&
