@@ -357,6 +357,14 @@ static int fitting(const struct measurement *m, const struct rc4k *single,
 	return -1;
 }
 
+/* What both batch calls keep of their best with keys of SINGLE's layout. */
+static double lanes_share(const struct measurement *set_keys,
+			  const struct measurement *crypt_many,
+			  const struct rc4k *single)
+{
+	return batch_share(set_keys, single) * batch_share(crypt_many, single);
+}
+
 /* What the three calls keep of their best with R and its layout's batch
  * kernels, R's score taken against CHOSEN's. */
 static double family_value(const struct kresult *r,
@@ -364,10 +372,8 @@ static double family_value(const struct kresult *r,
 			   const struct measurement *set_keys,
 			   const struct measurement *crypt_many)
 {
-	const struct rc4k *single = rc4k_single(r->k);
-
-	return fmin(r->score / chosen->score, 1) * batch_share(set_keys, single) *
-	       batch_share(crypt_many, single);
+	return fmin(r->score / chosen->score, 1) *
+	       lanes_share(set_keys, crypt_many, rc4k_single(r->k));
 }
 
 /* One layout family per key (kernels/family.h): C's kernel may give way
@@ -419,8 +425,7 @@ static void family_sure(const struct measurement *m, struct choice *c,
 			const struct measurement *crypt_many)
 {
 	const struct rc4k *mine = rc4k_single(m->kr[c->kernel].k);
-	double lanes = batch_share(set_keys, mine) *
-		       batch_share(crypt_many, mine);
+	double lanes = lanes_share(set_keys, crypt_many, mine);
 
 	if (!c->uncertain || strcmp(c->why_code, "noise") != 0)
 		return;
@@ -431,8 +436,7 @@ static void family_sure(const struct measurement *m, struct choice *c,
 				   : bound(m, c->kernel, o);
 		if (b < 1 - c->window &&
 		    (b < 1 - FAMILY_COST ||
-		     b * lanes <= batch_share(set_keys, r) *
-					  batch_share(crypt_many, r) *
+		     b * lanes <= lanes_share(set_keys, crypt_many, r) *
 					  (1 + TIE_CAP)))
 			return;
 	}
