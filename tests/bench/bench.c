@@ -300,11 +300,13 @@ static void size_row(const char *label)
 		printf(" %8zu", sizes[s]);
 }
 
-/* "pick/best" for row PICK: the ratio of the scores, then round by round
- * in T (the rows timed side by side), their median ratio and its lower
- * bound at 95 %, as the tuner's confidence reckons it. */
-static void print_pick(const struct speed_table *t, const struct cand *cands,
-		       int pick, int best, const struct opts *o)
+/* "pick/best" for row PICK against row BEST, after WHAT: the ratio of
+ * the scores, then round by round in T (the rows timed side by side),
+ * their median ratio and its lower bound at 95 %, as the tuner's
+ * confidence reckons it. */
+static void print_ratio(const struct speed_table *t, const struct cand *cands,
+			int pick, int best, const char *what,
+			const struct opts *o)
 {
 	double a[SPEED_MAX_ROUNDS], b[SPEED_MAX_ROUNDS], median;
 	struct speed_row r;
@@ -312,10 +314,42 @@ static void print_pick(const struct speed_table *t, const struct cand *cands,
 	speed_row(t, (size_t)pick, NULL, &r, a);
 	speed_row(t, (size_t)best, NULL, &r, b);
 	double low = speed_ratio_bound(a, b, t->rounds, 0.95, &median);
-	printf("%s %s: pick/best = %.3f (best %s); round by round: median "
+	printf("%s %s: %spick/best = %.3f (best %s); round by round: median "
 	       "%.3f, at least %.3f at 95 %%\n",
-	       o->picker, o->pick, cands[pick].score / cands[best].score,
+	       o->picker, o->pick, what, cands[pick].score / cands[best].score,
 	       cands[best].name, median, low);
+}
+
+/* The state layout a kernel's name starts with ("char-"), its length. */
+static size_t layout_len(const char *name)
+{
+	const char *dash = strchr(name, '-');
+
+	return dash ? (size_t)(dash - name) + 1 : 0;
+}
+
+/* Row PICK against the best, and, where that best is of another state
+ * layout, against the best of its own: the tuner may give up to its
+ * family cost for the batch calls' lanes of a layout (rc4tune(1)), so
+ * the second says how it chose within the layout it took. */
+static void print_pick(const struct speed_table *t, const struct cand *cands,
+		       int n, int pick, int best, const struct opts *o)
+{
+	const char *mine = cands[pick].name;
+	size_t len = layout_len(mine);
+	int top = pick;
+	char what[64];
+
+	print_ratio(t, cands, pick, best, "", o);
+	if (len == 0 || strncmp(cands[best].name, mine, len) == 0)
+		return;
+	for (int i = 0; i < n; i++)
+		if (cands[i].lib == KERNEL &&
+		    strncmp(cands[i].name, mine, len) == 0 &&
+		    cands[i].score > cands[top].score)
+			top = i;
+	snprintf(what, sizeof what, "of the %.*s layout, ", (int)len, mine);
+	print_ratio(t, cands, pick, top, what, o);
 }
 
 /* MB/s per block size, geometric mean and ratio to the best for each row;
@@ -335,7 +369,7 @@ static void print_table(const struct speed_table *t, const struct cand *cands,
 	}
 	for (int i = 0; i < n; i++)
 		if (strcmp(cands[i].name, o->pick) == 0)
-			print_pick(t, cands, i, best, o);
+			print_pick(t, cands, n, i, best, o);
 }
 
 /* The row named NAME, or -1. */

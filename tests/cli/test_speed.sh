@@ -68,6 +68,21 @@ RC4TUNE_SEAM_RATES="$rates" RC4TUNE_SEAM_NOISE=0 ${TEST_EMULATOR:-} "$BENCH_SEAM
 	ok "bench --pick: pick/best 0.875, and round by round the same" ||
 	{ fail "bench --pick's line"; cat "$tmp/err" "$tmp/bench"; }
 
+# Where the best is of another layout, the pick also against the best of
+# its own (char-1x, 75), which the tuner's family step weighs; where the
+# best is of its layout, that line is not printed.
+RC4TUNE_SEAM_RATES="$rates char-1x=75e6,75e6,75e6" RC4TUNE_SEAM_NOISE=0 \
+	${TEST_EMULATOR:-} "$BENCH_SEAM" --pick $C $A $B $C char-1x \
+	>"$tmp/bench" 2>"$tmp/err" &&
+	grep -q "^--pick $C: of the char- layout, pick/best = 0.933 (best char-1x); round by round: median 0.933, at least 0.933 at 95 %\$" "$tmp/bench" &&
+	RC4TUNE_SEAM_RATES="$rates long-1x=40e6,40e6,40e6" RC4TUNE_SEAM_NOISE=0 \
+	${TEST_EMULATOR:-} "$BENCH_SEAM" --pick long-1x $A $B long-1x \
+	>"$tmp/bench2" 2>>"$tmp/err" &&
+	[ "$(grep -c "^--pick long-1x:" "$tmp/bench2")" -eq 1 ] &&
+	grep -q "^--pick long-1x: pick/best = 0.500 (best $B);" "$tmp/bench2" &&
+	ok "bench --pick: against the best of its layout (0.933) where the best is of another" ||
+	{ fail "bench --pick's layout line"; cat "$tmp/err" "$tmp/bench" "$tmp/bench2"; }
+
 # Fewer rounds than placements (a busy host, or --rounds 3): a kernel is
 # at the slowest placement it was timed at, and placement shows the ones
 # it never reached as "-".
