@@ -80,6 +80,18 @@ ctr "$tmp/bare" '' /bin/rc4tune --explain
 says "no config: --explain says the same" \
 	"^  config: this CPU has no section (\[$live\]): no config file$" "$tmp/out"
 
+# --- no /proc (a chroot as a package build makes one): the load unknown --
+chroot "$tmp/bare" /bin/rc4tune --speed --budget 0.2 int-8x >"$tmp/out" \
+	2>"$tmp/err"
+rc=$?
+chroot "$tmp/bare" /bin/rc4tune --speed --json --budget 0.2 int-8x \
+	>"$tmp/json" 2>>"$tmp/err"
+rc=$rc$?
+[ "$rc" = 00 ] && grep -q '"others_load": null,' "$tmp/json" &&
+	says "no /proc: the other processes' load unknown, not 0 %" \
+		"the other processes' load is unknown" "$tmp/out" ||
+	{ fail "no /proc: exit $rc"; cat "$tmp/out" "$tmp/err" "$tmp/json"; }
+
 # --- the host's file, read-only: the host's section, nothing to do -------
 image "$tmp/bind"
 : >"$tmp/bind$conf"
