@@ -211,6 +211,12 @@ else
 		"not a dump: the file and the first line not understood"
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok "not a dump: one line" ||
 		{ fail "not a dump: libcpuid's warnings shown:"; cat "$tmp/err"; }
+	# the line quoted as printable ASCII: an escape sequence and a byte
+	# over 127 as '?', '~' kept
+	printf 'r~t\033[2J\351:x\n' >"$tmp/junk"
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/junk" 2>"$tmp/err"
+	has "$tmp/err" "(line 1: 'r~t?\[2J?:x' not understood" \
+		"not a dump: the line quoted in printable ASCII"
 fi
 expect "--cpuid-dump without --heuristic is a usage error" 2 \
 	"$RC4TUNE" --cpuid-dump "$tmp/p4.raw"
