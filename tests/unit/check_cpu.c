@@ -277,6 +277,9 @@ static const struct {
 	{ "s390x", "vendor_id : IBM/S390\n", NULL },        /* no machine */
 	{ "s390x", "processor 0: machine = 8561\n", NULL }, /* no vendor */
 	{ "s390x", "vendor_id : IBM/S390\nprocessor 0: machine = \n", NULL },
+	/* each field's smallest value (qemu-user's implementer is 0) */
+	{ "arm64", "CPU implementer\t: 0x00\nCPU architecture: 8\n"
+		   "CPU part\t: 0x000\n", "cpu arm64-0x00 8 0x000" },
 	/* each field's largest value, and one past it */
 	{ "arm64", "CPU implementer\t: 0xff\nCPU architecture: 8\n"
 		   "CPU part\t: 0xfff\n", "cpu arm64-0xff 8 0xfff" },
