@@ -25,9 +25,10 @@ else
 fi
 
 # checkjson SET_KEYS CRYPT_MANY <FILE: the JSON parses, names the live CPU
-# and a winner among its kernels, and each batch call's member
-# ("set_keys", "crypt_many") lists the batch kernels of --list (in
-# $tmp/batch) with a winner among them, and SET_KEYS and CRYPT_MANY, if
+# and a winner among its kernels, a cycle clock only with its rate, and
+# each batch call's member ("set_keys", "crypt_many") lists the batch
+# kernels of --list (in $tmp/batch) with a winner among them, and
+# SET_KEYS and CRYPT_MANY, if
 # set, as the kernels it says it wrote (not the winner: an uncertain run
 # keeps the prior).
 # Such a member is an error when SET_KEYS is "none".
@@ -38,6 +39,8 @@ checkjson() {
 	my %ok = map { $_->{name} => 1 } grep { $_->{status} eq "ok" } @{$j->{kernels}};
 	exit 1 unless $ok{$j->{winner}} && @{$j->{sizes}} == 5 && $j->{rounds} > 0
 	       && $j->{cpu} eq $live;
+	# a cycle clock named has a rate (off x86 there is none to name)
+	exit 1 if defined $j->{cycle_clock} && !($j->{cycle_hz} > 0);
 	exit(defined $j->{set_keys} || defined $j->{crypt_many} ? 1 : 0)
 		if $wsk eq "none";
 	for my $c (["set_keys", $wsk, "keys_per_second"],
