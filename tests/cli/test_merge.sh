@@ -366,6 +366,43 @@ if shim_can "$RC4TUNE"; then
 		"$RC4TUNE" --check-conf "$real/lin.conf" >/dev/null 2>&1 &&
 		ok "a file created meanwhile: the merge reads it again and writes" ||
 		{ fail "a file created meanwhile: exit $rc"; cat "$tmp/err"; }
+	# Each allocation from OUT's lock on failed in turn: exit 1, a message
+	# naming OUT, OUT byte for byte, no temporary or lock file left.
+	printf '[cpu Old 1 1]\nkernel = int-4x\n' >"$real/old.conf"
+	printf '[cpu New 1 1]\nkernel = int-8x\n' >"$real/new.conf"
+	cp "$real/old.conf" "$real/lin.conf"
+	rm -f "$real/count"
+	env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$real/lin.conf" \
+		RC4TUNE_SHIM_COUNT="$real/count" "$RC4TUNE" --merge \
+		"$real/new.conf" --output "$real/lin.conf" --quiet ||
+		fail "merging new.conf under the shim"
+	mallocs=$(sed -n 's/^malloc //p' "$real/count")
+	if grep -q __gcov_ "$RC4TUNE" 2>/dev/null; then
+		echo "# a coverage build: no allocation failed"
+		mallocs=skip
+	fi
+	n=1 bad=
+	while [ "$mallocs" != skip ] && [ "$n" -le "${mallocs:-0}" ]; do
+		cp "$real/old.conf" "$real/lin.conf"
+		env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$real/lin.conf" \
+			RC4TUNE_SHIM_FAIL="malloc:$n:ENOMEM" "$RC4TUNE" --merge \
+			"$real/new.conf" --output "$real/lin.conf" --quiet \
+			2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 1 ] && grep -qF "$real/lin.conf" "$tmp/err" &&
+			cmp -s "$real/lin.conf" "$real/old.conf" &&
+			[ -z "$(find "$real" -maxdepth 1 -name '.lin.conf.*')" ] ||
+			bad="$bad $n(exit $rc)"
+		n=$((n + 1))
+	done
+	if [ "$mallocs" = skip ]; then
+		:
+	elif [ "${mallocs:-0}" -gt 0 ] && [ -z "$bad" ]; then
+		ok "each of the merge's $mallocs allocations failed: exit 1, OUT named and as it was, nothing left"
+	else
+		fail "allocations failed in the merge:${bad:- none counted}"
+		cat "$tmp/err"
+	fi
 else
 	echo "# the merge's allocations not counted: $shim_why"
 fi
