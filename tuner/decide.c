@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,21 @@ struct choice decide_run(const struct measurement *m, const char *heuristic)
 	return c;
 }
 
+/* A line on C's note: each step that weighed says how, on its own line. */
+__attribute__((format(printf, 2, 3))) static void
+note_add(struct choice *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->note);
+	char line[NOTE_LINE - 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	snprintf(c->note + n, sizeof c->note - n, "%s%s", n ? "\n" : "",
+		 line);
+}
+
 /* The measured kernel called NAME, or m->n. */
 static size_t find(const struct measurement *m, const char *name)
 {
@@ -277,17 +293,17 @@ static struct choice decide(const struct measurement *m,
 	if (p == m->n)
 		p = find(m, heuristic);
 	if (c.tie_rule == rules[0] && c.kernel != m->best)
-		snprintf(c.note, sizeof c.note, "tie: kept %s, the section's "
-			 "kernel, within %.1f %% of the best (%s)",
+		note_add(&c, "tie: kept %s, the section's kernel, within "
+			     "%.1f %% of the best (%s)",
 			 m->kr[c.kernel].k->name, c.window * 100,
 			 m->kr[m->best].k->name);
 	/* a prior the race dropped was clearly behind: it is not kept */
 	double b = p < m->n && finalist(&m->kr[p]) ? bound(m, c.kernel, p)
 						   : HUGE_VAL;
 	if (p != m->n && p != c.kernel && b <= 1 + c.window) {
-		snprintf(c.note, sizeof c.note, "prior: kept %s (%s): %s was "
-			 "not surely more than %.1f %% ahead of it "
-			 "(at least %.3f of it at %.0f %%)",
+		note_add(&c, "prior: kept %s (%s): %s was not surely more "
+			     "than %.1f %% ahead of it (at least %.3f of it "
+			     "at %.0f %%)",
 			 m->kr[p].k->name,
 			 p == find(m, mine) ? "the section's"
 					    : "the heuristic's",
@@ -405,12 +421,10 @@ static void decide_family(const struct measurement *single, struct choice *c,
 		pick = c->kernel;
 	if (pick == c->kernel)
 		return;
-	size_t n = strlen(c->note);
-	snprintf(c->note + n, sizeof c->note - n,
-		 "%sfamily: %s (%.3f of %s) for the batch calls' lanes of its "
-		 "layout",
-		 n ? "; " : "", single->kr[pick].k->name,
-		 single->kr[pick].score / chosen->score, chosen->k->name);
+	note_add(c, "family: %s (%.3f of %s) for the batch calls' lanes of its "
+		    "layout",
+		 single->kr[pick].k->name, single->kr[pick].score / chosen->score,
+		 chosen->k->name);
 	c->kernel = pick;
 }
 
@@ -442,10 +456,7 @@ static void family_sure(const struct measurement *m, struct choice *c,
 	}
 	c->uncertain = false;
 	c->why_code = NULL;
-	size_t n = strlen(c->note);
-	snprintf(c->note + n, sizeof c->note - n,
-		 "%sfamily: sure, though %s, of another layout",
-		 n ? "; " : "", c->why);
+	note_add(c, "family: sure, though %s, of another layout", c->why);
 	c->why[0] = '\0';
 }
 
@@ -535,10 +546,8 @@ static void decide_split(const struct measurement *m, struct choice *c,
 		return;
 	}
 	if (s->long_kernel != c->kernel) {
-		size_t n = strlen(c->note);
-		snprintf(c->note + n, sizeof c->note - n,
-			 "%s%s from %zu bytes, %s below: %.3f of %s's score",
-			 n ? "; " : "", m->kr[s->long_kernel].k->name, s->below,
+		note_add(c, "%s from %zu bytes, %s below: %.3f of %s's score",
+			 m->kr[s->long_kernel].k->name, s->below,
 			 m->kr[s->short_kernel].k->name, s->gain,
 			 m->kr[c->kernel].k->name);
 	}
@@ -626,9 +635,7 @@ static int decide_batch(struct decision *d, int k,
 	*c = run ? decide_run(d->use[k], heuristic)
 		 : decide(d->use[k], prior ? &prior->key[k] : NULL, heuristic);
 	if (all->single != NULL && all->single != single) {
-		size_t n = strlen(c->note);
-		snprintf(c->note + n, sizeof c->note - n,
-			 "%sserial was timed on %s, not on %s", n ? "; " : "",
+		note_add(c, "serial was timed on %s, not on %s",
 			 all->single->info.name, single->info.name);
 	}
 	return 0;

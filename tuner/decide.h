@@ -8,6 +8,9 @@
 #include "section.h"
 
 /* What a run makes of one measurement for one key. */
+/* The longest line of a choice's note, its newline included. */
+#define NOTE_LINE 160
+
 struct choice {
 	size_t kernel;        /* in m->kr: the kernel chosen */
 	size_t ntied;         /* kernels within the window of the best */
@@ -22,7 +25,9 @@ struct choice {
 	bool uncertain;
 	const char *why_code; /* the record's reason code, or NULL */
 	char why[96];         /* in words, "" if certain */
-	char note[160];       /* how the prior weighed ("" if not) */
+	/* How the prior and each later step weighed, a line each ("" if
+	 * none); a line is under the config's limit, as a comment there. */
+	char note[4 * NOTE_LINE];
 	/* The prior kept against this run's best: no later step (family,
 	 * split) may put another kernel in its place. */
 	bool held;

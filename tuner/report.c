@@ -124,8 +124,11 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 			c->window * 100, m->kr[m->best].k->name, win->k->name,
 			c->tie_rule);
 	fprintf(f, "%swinner: %s\n", prefix, win->k->name);
-	if (note != NULL && note[0] != '\0')
-		fprintf(f, "%s%s\n", prefix, note);
+	for (const char *s = note; s != NULL && *s != '\0';) {
+		size_t n = strcspn(s, "\n");
+		fprintf(f, "%s%.*s\n", prefix, (int)n, s);
+		s += n + (s[n] == '\n');
+	}
 }
 
 static const char *status_name(enum kstatus s)

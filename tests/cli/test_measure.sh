@@ -164,6 +164,20 @@ for case in ":96:uncertain" "char-8lane/set_keys=300,300,300:96:high" \
 		ok "family: $B at 99, 99 and ${rest%:*} of $A${lanes:+, $lanes}: ${rest#*:}" ||
 		{ fail "family: confidence of $B at ${rest%:*}${lanes:+ with $lanes}"; show; }
 done
+# A prior kept, then sure by its layout: each step's comment on a line of
+# its own, whole (on one line, the config's line limit cut the second).
+# Run twice into one file: $B written by the tie, then kept though $A
+# leads by 3 % in two phases of three.
+again() {
+	RC4TUNE_SEAM_RATES=$1 seam --generate-conf --quiet \
+		--output "$tmp/p.conf" 2>"$tmp/err"
+}
+again "$A=100,100,100 $B=99,99,96 char-8lane/set_keys=300,300,300" &&
+	again "$A=100,100,100 $B=97,97,99.5 char-8lane/set_keys=300,300,300" &&
+	grep -q "^; prior: kept $B (the section's): $A was not surely more than 2.0 % ahead of it (at least 1.005 of it at 95 %)\$" "$tmp/p.conf" &&
+	grep -q "^; family: sure, though $A may lead by more than 2.0 %: at least 0.970 of it at 95 %, of another layout\$" "$tmp/p.conf" &&
+	ok "prior kept, then sure by its layout: a whole comment line for each" ||
+	{ fail "the prior's and the family's comments"; cat "$tmp/err"; grep -v '^;@' "$tmp/p.conf"; }
 # the same at 0.90: past the 5 %, too dear for the single stream; set_keys is then
 # chosen within int-4x's family (its lanes at 1: serial)
 tune "$A=100,100,100 $B=90,90,90 char-8lane/set_keys=300,300,300"
