@@ -34,17 +34,18 @@ has() {
 	fi
 }
 
-# dump FILE VENDOR-WORDS LEAF1-EAX [LEAF1-ECX LEAF7-EBX]: a raw CPUID dump
-# as libcpuid writes it: leaves 0 and 1 (the identity), and with the
-# features (SSE4.1: leaf 1 ECX bit 19; AVX-512 F, BW, VL: leaf 7 EBX bits
-# 16, 30, 31), leaf 7.
+# dump FILE VENDOR-WORDS LEAF1-EAX [LEAF1-ECX LEAF7-EBX [MAX-LEAF]]: a raw
+# CPUID dump as libcpuid writes it: leaves 0 and 1 (the identity), and
+# with the features (SSE4.1: leaf 1 ECX bit 19; AVX-512 F, BW, VL: leaf 7
+# EBX bits 16, 30, 31), leaf 7, leaf 0 saying the highest is MAX-LEAF
+# (default 00000007, the least that reaches leaf 7).
 dump() {
 	if [ $# -eq 3 ]; then
 		printf 'basic_cpuid[0]=00000001 %s\nbasic_cpuid[1]=%s 00000800 00000000 178bfbff\n' \
 			"$2" "$3" >"$1"
 	else
-		printf 'basic_cpuid[0]=00000010 %s\nbasic_cpuid[1]=%s 00000800 %s 178bfbff\nbasic_cpuid[7]=00000000 %s 00000000 00000000\n' \
-			"$2" "$3" "$4" "$5" >"$1"
+		printf 'basic_cpuid[0]=%s %s\nbasic_cpuid[1]=%s 00000800 %s 178bfbff\nbasic_cpuid[7]=00000000 %s 00000000 00000000\n' \
+			"${6:-00000007}" "$2" "$3" "$4" "$5" >"$1"
 	fi
 }
 intel='756e6547 6c65746e 49656e69'
@@ -93,17 +94,22 @@ heuristic zen4 "$amd" 00a10f11 '(char|int)-' 7ef8320b f1bf97a9
 # one SSE4.1 loop either way.
 dump "$tmp/anyno.raw" "$intel" 000806f8 7ed8320b 219c97a9
 dump "$tmp/anyavx.raw" "$intel" 000806f8 7ef8320b f1bf97a9
+# leaf 7's bits where leaf 0 says the highest leaf is 6: none of them
+dump "$tmp/any6.raw" "$intel" 000806f8 7ef8320b f1bf97a9 00000006
 dump "$tmp/zen3.raw" "$amd" 00a20f10 7ed8320b 219c97a9
 dump "$tmp/zen4d.raw" "$amd" 00a60f12 7ef8320b f1bf97a9
 if "$RC4TUNE" --heuristic --cpuid-dump "$tmp/anyno.raw" >"$tmp/anyno.out" 2>"$tmp/err" &&
 	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/anyavx.raw" >"$tmp/anyavx.out" 2>>"$tmp/err" &&
 	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen3.raw" >"$tmp/zen3.out" 2>>"$tmp/err" &&
-	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen4d.raw" >"$tmp/zen4d.out" 2>>"$tmp/err"; then
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/zen4d.raw" >"$tmp/zen4d.out" 2>>"$tmp/err" &&
+	"$RC4TUNE" --heuristic --cpuid-dump "$tmp/any6.raw" >"$tmp/any6.out" 2>>"$tmp/err"; then
 	if built char-ring4-avx512; then
 		has "$tmp/anyno.out" "^[a-z0-9-]*sse41${tab}cpu GenuineIntel 6 143: a CPU no rule names: .*; char-ring4-avx512: that CPU cannot run it\$" \
 			"heuristic without AVX-512: the SSE4.1 loop, the AVX-512 one said not to run there"
 		has "$tmp/anyavx.out" "^char-ring4-avx512${tab}cpu GenuineIntel 6 143: " \
 			"heuristic with AVX-512: the AVX-512 ring loop"
+		has "$tmp/any6.out" "^[a-z0-9-]*sse41${tab}cpu GenuineIntel 6 143: .*; char-ring4-avx512: that CPU cannot run it\$" \
+			"heuristic, leaf 7's AVX-512 bits past the highest leaf (6): the SSE4.1 loop"
 	fi
 	! head -n 1 "$tmp/anyno.out" | grep -q '^char-ring4-avx512' &&
 		ok "heuristic without AVX-512: not the AVX-512 ring loop" ||
