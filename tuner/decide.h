@@ -7,10 +7,10 @@
 #include "measure.h"
 #include "section.h"
 
-/* What a run makes of one measurement for one key. */
-/* The longest line of a choice's note, its newline included. */
+/* A line of a choice's note is shorter than this, its newline included. */
 #define NOTE_LINE 160
 
+/* What a run makes of one measurement for one key. */
 struct choice {
 	size_t kernel;        /* in m->kr: the kernel chosen */
 	size_t ntied;         /* kernels within the window of the best */
