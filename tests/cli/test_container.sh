@@ -81,19 +81,23 @@ says "no config: --explain says the same" \
 	"^  config: this CPU has no section (\[$live\]): no config file$" "$tmp/out"
 
 # --- no /proc (a chroot as a package build makes one): the load unknown --
-# (LeakSanitizer needs /proc: a sanitized build's leaks are held elsewhere)
+# Not in a sanitized build: ASan's runtime reads its options and the
+# threads it checks for leaks from /proc.
 noproc() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		chroot "$tmp/bare" /bin/rc4tune --speed --budget 0.2 "$@" int-8x
+	chroot "$tmp/bare" /bin/rc4tune --speed --budget 0.2 "$@" int-8x
 }
-noproc >"$tmp/out" 2>"$tmp/err"
-rc=$?
-noproc --json >"$tmp/json" 2>>"$tmp/err"
-rc=$rc$?
-[ "$rc" = 00 ] && grep -q '"others_load": null,' "$tmp/json" &&
-	says "no /proc: the other processes' load unknown, not 0 %" \
-		"the other processes' load is unknown" "$tmp/out" ||
-	{ fail "no /proc: exit $rc"; cat "$tmp/out" "$tmp/err" "$tmp/json"; }
+if ldd "$RC4TUNE" | grep -q libasan; then
+	echo "# no /proc: not run in a sanitized build"
+else
+	noproc >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	noproc --json >"$tmp/json" 2>>"$tmp/err"
+	rc=$rc$?
+	[ "$rc" = 00 ] && grep -q '"others_load": null,' "$tmp/json" &&
+		says "no /proc: the other processes' load unknown, not 0 %" \
+			"the other processes' load is unknown" "$tmp/out" ||
+		{ fail "no /proc: exit $rc"; cat "$tmp/out" "$tmp/err" "$tmp/json"; }
+fi
 
 # --- the host's file, read-only: the host's section, nothing to do -------
 image "$tmp/bind"
