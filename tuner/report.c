@@ -80,14 +80,15 @@ void report_table(FILE *f, const char *prefix, const struct measurement *m,
 	table_rows(f, prefix, m, c);
 	fprintf(f, "%sworkload %s: %s\n", prefix, workload_name(m->workload),
 		b->describe[m->workload]);
-	fprintf(f, "%s%d rounds of %.2f ms slices in %.2f s, timed with %s\n",
-		prefix, m->rounds, m->slice * 1e3, m->seconds, m->clock);
+	fprintf(f, "%s%d round%s of %.2f ms slices in %.2f s, timed with %s\n",
+		prefix, m->rounds, m->rounds == 1 ? "" : "s", m->slice * 1e3,
+		m->seconds, m->clock);
 	if (m->first_pass > 0)
 		fprintf(f, "%sa race: %d rounds of every %s, then %zu in "
-			   "the final, %d rounds each (the others clearly "
+			   "the final, %d round%s each (the others clearly "
 			   "behind)\n",
 			prefix, m->first_pass, rc4k_kinds[m->kind].what,
-			m->finalists, m->rounds);
+			m->finalists, m->rounds, m->rounds == 1 ? "" : "s");
 	fprintf(f, "%sthe keys' states at %d places in a 4 KiB page in turn; "
 		   "each kernel's figures at its slowest\n",
 		prefix, SPEED_PLACES);
