@@ -17,6 +17,9 @@
 
 enum { TARGET_ROUNDS = 15 }; /* rounds the slice length is sized for */
 enum { FINAL_ROUNDS = 30 };  /* ... and the final's, for its finalists */
+/* A final with time for fewer rounds than this is not run: its figures
+ * alone would be too few medians to decide on (decide.c's least). */
+enum { FINAL_LEAST = 5 };
 /* A kernel this far below the leader in every round of the first pass
  * leaves the race: beyond the tie window, and the most a later step may
  * give up for another kernel (decide.c's family cost), so no kernel that
@@ -300,9 +303,13 @@ static bool dropped(const struct run *r, size_t i)
 	return false;
 }
 
-/* After the first pass: the dropped keep its figures; the finalists
- * are timed on in a new table.  0, or -1 (out of memory). */
-static int final(struct run *r)
+/* After the first pass, whose last round took ROUND_TIME: the dropped
+ * keep its figures; the finalists are timed on in a new table, unless
+ * none is dropped or there is no time left for FINAL_LEAST of their
+ * rounds and one more (a round is started only when one as long would
+ * end in time; each as long as the first pass's, for their share of the
+ * kernels): then the first pass goes on.  0, or -1 (out of memory). */
+static int final(struct run *r, double round_time)
 {
 	struct measurement *m = r->m;
 	size_t n = 0;
@@ -312,8 +319,12 @@ static int final(struct run *r)
 	for (size_t j = 0; j < r->nall; j++)
 		if (!dropped(r, r->all[j]))
 			r->ok[n++] = r->all[j];
-	if (n == r->nok)
+	if (n == r->nall || r->deadline - timing_now() <
+				    (FINAL_LEAST + 1) * round_time * (double)n /
+					    (double)r->nall) {
+		memcpy(r->ok, r->all, r->nall * sizeof *r->ok);
 		return 0;
+	}
 	r->nok = n;
 	r->raced = true;
 	r->first_slice = m->slice;
@@ -360,7 +371,7 @@ static int rounds(struct run *r, double start, double deadline,
 			break;
 		if (race && m->rounds == SPEED_PLACES) {
 			race = false;
-			if (final(r) != 0)
+			if (final(r, round_time) != 0)
 				return -1;
 		}
 	}

@@ -219,6 +219,20 @@ want=$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')
 [ "$(finalists)" = "$want" ] && [ "$first" -gt 0 ] &&
 	ok "the race under noise: the best and one within the window both in the final" ||
 	{ fail "race under noise: finalists $(finalists)"; cat "$tmp/race"; }
+# A budget the first pass nearly spends (a busy host's): no final with
+# too few rounds to decide on (one, before), but the first pass goes on,
+# both kernels in it, and the result is sure.
+RC4TUNE_SEAM_NOISE=0 RC4TUNE_SEAM_RATES="$B=100,100,100 $A=90,90,90" \
+	seam --speed --json --budget 0.005 "$A" "$B" >"$tmp/json" 2>"$tmp/err"
+python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["first_pass_rounds"], d["finalists"], d["rounds"], d["confidence"])' \
+	<"$tmp/json" >"$tmp/race"
+read -r first nfinal final conf <"$tmp/race"
+[ "$first" -eq 0 ] && [ "$nfinal" -eq 2 ] && [ "$final" -ge 5 ] &&
+	[ "$conf" = high ] &&
+	ok "no time for a final of 5 rounds: none, $final rounds of both kernels, confident" ||
+	{ fail "a final without the time for it: $(cat "$tmp/race")"; cat "$tmp/err"; }
 
 # A round is one placement on one CPU, every kernel side by side, so what
 # hits every kernel alike in a round cancels in its ratios: here rounds at
