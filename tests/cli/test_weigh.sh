@@ -233,6 +233,13 @@ read -r first nfinal final conf <"$tmp/race"
 	[ "$conf" = high ] &&
 	ok "no time for a final of 5 rounds: none, $final rounds of both kernels, confident" ||
 	{ fail "a final without the time for it: $(cat "$tmp/race")"; cat "$tmp/err"; }
+# and a budget for one round says so, in the singular
+RC4TUNE_SEAM_NOISE=0 RC4TUNE_SEAM_RATES="$B=100,100,100 $A=90,90,90" \
+	seam --speed --budget 0.001 "$A" "$B" >"$tmp/out" 2>"$tmp/err"
+grep -q "^1 round of [0-9.]* ms slices in " "$tmp/out" &&
+	grep -q "^confidence: uncertain (only 1 round fit in the budget)" "$tmp/out" &&
+	ok "one round: '1 round of', and uncertain" ||
+	{ fail "one round's report"; cat "$tmp/out" "$tmp/err"; }
 
 # A round is one placement on one CPU, every kernel side by side, so what
 # hits every kernel alike in a round cancels in its ratios: here rounds at
