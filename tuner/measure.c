@@ -303,12 +303,13 @@ static bool dropped(const struct run *r, size_t i)
 	return false;
 }
 
-/* After the first pass, whose last round took ROUND_TIME: the dropped
+/* After the first pass, whose rounds took ROUND_TIME each: the dropped
  * keep its figures; the finalists are timed on in a new table, unless
  * none is dropped or there is no time left for FINAL_LEAST of their
  * rounds and one more (a round is started only when one as long would
  * end in time; each as long as the first pass's, for their share of the
- * kernels): then the first pass goes on.  0, or -1 (out of memory). */
+ * kernels), with a round over every kernel where each later phase
+ * begins: then the first pass goes on.  0, or -1 (out of memory). */
 static int final(struct run *r, double round_time)
 {
 	struct measurement *m = r->m;
@@ -319,9 +320,10 @@ static int final(struct run *r, double round_time)
 	for (size_t j = 0; j < r->nall; j++)
 		if (!dropped(r, r->all[j]))
 			r->ok[n++] = r->all[j];
-	if (n == r->nall || r->deadline - timing_now() <
-				    (FINAL_LEAST + 1) * round_time * (double)n /
-					    (double)r->nall) {
+	double need = round_time *
+		      ((FINAL_LEAST + 1) * (double)n / (double)r->nall +
+		       (MEASURE_PHASES - 1 - phase_now(r)));
+	if (n == r->nall || r->deadline - timing_now() < need) {
 		memcpy(r->ok, r->all, r->nall * sizeof *r->ok);
 		return 0;
 	}
@@ -371,7 +373,7 @@ static int rounds(struct run *r, double start, double deadline,
 			break;
 		if (race && m->rounds == SPEED_PLACES) {
 			race = false;
-			if (final(r, round_time) != 0)
+			if (final(r, (now - start) / m->rounds) != 0)
 				return -1;
 		}
 	}
