@@ -28,9 +28,8 @@ fi
 # and a winner among its kernels, a cycle clock only with its rate, and
 # each batch call's member ("set_keys", "crypt_many") lists the batch
 # kernels of --list (in $tmp/batch) with a winner among them, and
-# SET_KEYS and CRYPT_MANY, if
-# set, as the kernels it says it wrote (not the winner: an uncertain run
-# keeps the prior).
+# SET_KEYS and CRYPT_MANY, if set, as the kernels it says it wrote (not
+# the winner: an uncertain run keeps the prior).
 # Such a member is an error when SET_KEYS is "none".
 checkjson() {
 	perl -MJSON::PP -e '
