@@ -377,31 +377,29 @@ if shim_can "$RC4TUNE"; then
 		"$real/new.conf" --output "$real/lin.conf" --quiet ||
 		fail "merging new.conf under the shim"
 	mallocs=$(sed -n 's/^malloc //p' "$real/count")
-	if grep -q __gcov_ "$RC4TUNE" 2>/dev/null; then
-		echo "# a coverage build: no allocation failed"
-		mallocs=skip
-	fi
-	n=1 bad=
-	while [ "$mallocs" != skip ] && [ "$n" -le "${mallocs:-0}" ]; do
+	# merge_fails N: the merge with allocation N failed did as it should
+	merge_fails() {
 		cp "$real/old.conf" "$real/lin.conf"
 		env LD_PRELOAD="$SHIM" RC4TUNE_SHIM_FILE="$real/lin.conf" \
-			RC4TUNE_SHIM_FAIL="malloc:$n:ENOMEM" "$RC4TUNE" --merge \
+			RC4TUNE_SHIM_FAIL="malloc:$1:ENOMEM" "$RC4TUNE" --merge \
 			"$real/new.conf" --output "$real/lin.conf" --quiet \
 			2>"$tmp/err"
 		rc=$?
 		[ "$rc" -eq 1 ] && grep -qF "$real/lin.conf" "$tmp/err" &&
 			cmp -s "$real/lin.conf" "$real/old.conf" &&
-			[ -z "$(find "$real" -maxdepth 1 -name '.lin.conf.*')" ] ||
-			bad="$bad $n(exit $rc)"
-		n=$((n + 1))
-	done
-	if [ "$mallocs" = skip ]; then
-		:
-	elif [ "${mallocs:-0}" -gt 0 ] && [ -z "$bad" ]; then
-		ok "each of the merge's $mallocs allocations failed: exit 1, OUT named and as it was, nothing left"
+			[ -z "$(find "$real" -maxdepth 1 -name '.lin.conf.*')" ]
+	}
+	if grep -q __gcov_ "$RC4TUNE" 2>/dev/null; then
+		echo "# a coverage build: no allocation failed"
 	else
-		fail "allocations failed in the merge:${bad:- none counted}"
-		cat "$tmp/err"
+		n=1 bad=
+		while [ "$n" -le "${mallocs:-0}" ]; do
+			merge_fails "$n" || bad="$bad $n(exit $rc)"
+			n=$((n + 1))
+		done
+		[ "${mallocs:-0}" -gt 0 ] && [ -z "$bad" ] &&
+			ok "each of the merge's $mallocs allocations failed: exit 1, OUT named and as it was, nothing left" ||
+			{ fail "allocations failed in the merge:${bad:- none counted}"; cat "$tmp/err"; }
 	fi
 else
 	echo "# the merge's allocations not counted: $shim_why"

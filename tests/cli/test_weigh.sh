@@ -188,11 +188,15 @@ for f in 0.2 0.3; do
 done
 
 # --- the race: no kernel that could be chosen leaves it -----------------
-# race NOISE RATES: --speed over every kernel; "NAME FINALIST ROUNDS" for
-# each usable kernel in $tmp/race, the first pass's rounds in $first.
+# race NOISE RATES [ARG...]: --speed over every kernel (or as ARGs say);
+# "NAME FINALIST ROUNDS" for each usable kernel in $tmp/race, the first
+# pass's rounds in $first, the finalists' number in $nfinal, their rounds
+# in $final.
 race() {
-	RC4TUNE_SEAM_NOISE=$1 RC4TUNE_SEAM_RATES=$2 seam --speed --json \
-		>"$tmp/json" 2>"$tmp/err"
+	noise=$1 rates=$2
+	shift 2
+	RC4TUNE_SEAM_NOISE=$noise RC4TUNE_SEAM_RATES=$rates \
+		seam --speed --json "$@" >"$tmp/json" 2>"$tmp/err"
 	python3 -c 'import json, sys
 d = json.load(sys.stdin)
 print(d["first_pass_rounds"], d["finalists"], d["rounds"])
@@ -222,15 +226,9 @@ want=$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')
 # A budget the first pass nearly spends (a busy host's): no final with
 # too few rounds to decide on (one, before), but the first pass goes on,
 # both kernels in it, and the result is sure.
-RC4TUNE_SEAM_NOISE=0 RC4TUNE_SEAM_RATES="$B=100,100,100 $A=90,90,90" \
-	seam --speed --json --budget 0.005 "$A" "$B" >"$tmp/json" 2>"$tmp/err"
-python3 -c 'import json, sys
-d = json.load(sys.stdin)
-print(d["first_pass_rounds"], d["finalists"], d["rounds"], d["confidence"])' \
-	<"$tmp/json" >"$tmp/race"
-read -r first nfinal final conf <"$tmp/race"
+race 0 "$B=100,100,100 $A=90,90,90" --budget 0.005 "$A" "$B"
 [ "$first" -eq 0 ] && [ "$nfinal" -eq 2 ] && [ "$final" -ge 5 ] &&
-	[ "$conf" = high ] &&
+	grep -q '"confidence": "high",' "$tmp/json" &&
 	ok "no time for a final of 5 rounds: none, $final rounds of both kernels, confident" ||
 	{ fail "a final without the time for it: $(cat "$tmp/race")"; cat "$tmp/err"; }
 # and a budget for one round says so, in the singular
