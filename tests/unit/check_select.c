@@ -142,7 +142,9 @@ static bool near_line_end(const char *trail, size_t len, size_t size)
 /* A trail in a buffer of any size: written within it, ended, and whole
  * where it fits (a batch call's, whose lines carry a tag).  Every size up
  * to a tag and a half, then those around each line's end: under valgrind
- * a selection takes about a tenth of a second. */
+ * a selection takes about a tenth of a second.  The bytes past the
+ * buffer are checked in one assertion: each of Check's is a message down
+ * a pipe, and one a byte took this test past Check's 4 s there. */
 START_TEST(test_trail_cut)
 {
 	static char buf[RC4_TRAIL_MAX + 16];
@@ -159,9 +161,11 @@ START_TEST(test_trail_cut)
 			continue;
 		memset(buf, 0x5a, sizeof buf);
 		rc4_select(RC4K_SET_KEYS, &in, buf, size, NULL);
-		for (size_t i = size; i < sizeof buf; i++)
-			ck_assert_msg(buf[i] == 0x5a, "size %zu: byte %zu "
-				      "written", size, i);
+		size_t i = size;
+		while (i < sizeof buf && buf[i] == 0x5a)
+			i++;
+		ck_assert_msg(i == sizeof buf, "size %zu: byte %zu written",
+			      size, i);
 		ck_assert_msg(memchr(buf, '\0', size) != NULL,
 			      "size %zu: not ended", size);
 	}
