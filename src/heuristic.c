@@ -141,7 +141,7 @@ static const struct rc4_rule single_rules[] = {
 
 /* rc4tune_set_keys: the assembly lanes lead on the profiles, of one layout
  * or the other, but for Rocket Lake and Zen 5, where char-8lane leads and
- * char-8lane-asm is 0.97 and 0.96.  A walk takes the first of the
+ * char-8lane-asm is 0.97 and 0.95.  A walk takes the first of the
  * single-stream kernel's family: serial for the 64-bit cells, whose
  * assembly lanes (long-8lane-asm) no profile of a CPU whose rule gives a
  * 64-bit kernel has measured. */
@@ -191,7 +191,7 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 26 and later: 8 streams of 8-bit state in assembly "
 	     "(measured the best on Zen 5)",
 	     "char-8lane-asm", "serial"),
-	/* Within the kernel's family serial's worst case is 0.73 (Zen 5;
+	/* Within the kernel's family serial's worst case is 0.74 (Zen 5;
 	 * 0.83 on Zen 4, 0.84 on Zen 1, 0.85 on Rocket Lake: the lanes lead
 	 * there, and their rules say so); char-8lane-asm's, 0.60 (Rocket
 	 * Lake). */
