@@ -307,6 +307,41 @@ def command(where, line):
         run_one(where, part)
 
 
+# Why a documented command is not run here, by its program: not rc4tune.
+OTHER_PROGRAMS = {
+    "apt-get": "installs packages (root)",
+    "autoreconf": "the build itself (make check runs in it)",
+    "./configure": "the build itself (make check runs in it)",
+    "make": "the build itself (make check runs in it)",
+    "sh": "CI (.ci/*), as root, minutes to hours",
+    "exec": "a container's entrypoint: runs its program",
+    "docker": "docker",
+    "COPY": "a Dockerfile line",
+    "ansible-playbook": "ansible, on hosts",
+    "cc": "needs the library installed (pkg-config); this test "
+          "compiles the same program against the build",
+    "echo": "writes /etc (as root)"}
+
+
+def not_run(cmd, words):
+    """Why CMD (its WORDS, without leading VAR=value) is not run, or None."""
+    prog = os.path.basename(words[0]) if words else ""
+    if prog != "rc4tune":
+        return OTHER_PROGRAMS.get(words[0] if words else "",
+                                  "not an rc4tune command")
+    if TEMPLATE.search(cmd):
+        return "a template (placeholders), not a command"
+    opts = words[1:]
+    if ("--generate-conf" in opts or "-g" in opts) and \
+            "--output" not in opts and "-o" not in opts:
+        return "writes the system config (root)"
+    if "--speed" in opts:
+        missing = [k for k in opts if not k.startswith("-") and k not in kernels]
+        if missing:
+            return "kernels not in this build: " + " ".join(missing)
+    return None
+
+
 def run_one(where, cmd):
     try:
         argv = shlex.split(cmd)
@@ -314,36 +349,11 @@ def run_one(where, cmd):
         skip(where, cmd, "not one shell command")
         return
     words = [w for w in argv if not re.match(r"\w+=", w)]
-    prog = os.path.basename(words[0]) if words else ""
-    if prog != "rc4tune":
-        why = {"apt-get": "installs packages (root)",
-               "autoreconf": "the build itself (make check runs in it)",
-               "./configure": "the build itself (make check runs in it)",
-               "make": "the build itself (make check runs in it)",
-               "sh": "CI (.ci/*), as root, minutes to hours",
-               "exec": "a container's entrypoint: runs its program",
-               "docker": "docker",
-               "COPY": "a Dockerfile line",
-               "ansible-playbook": "ansible, on hosts",
-               "cc": "needs the library installed (pkg-config); this test "
-                     "compiles the same program against the build",
-               "echo": "writes /etc (as root)"}.get(words[0] if words else "",
-                                                     "not an rc4tune command")
+    why = not_run(cmd, words)
+    if why:
         skip(where, cmd, why)
         return
-    if TEMPLATE.search(cmd):
-        skip(where, cmd, "a template (placeholders), not a command")
-        return
     opts = words[1:]
-    if ("--generate-conf" in opts or "-g" in opts) and \
-            "--output" not in opts and "-o" not in opts:
-        skip(where, cmd, "writes the system config (root)")
-        return
-    if "--speed" in opts:
-        missing = [k for k in opts if not k.startswith("-") and k not in kernels]
-        if missing:
-            skip(where, cmd, "kernels not in this build: " + " ".join(missing))
-            return
     if ("--speed" in opts or "--generate-conf" in opts) and "--budget" not in opts:
         argv = argv + ["--budget", BUDGET]
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
