@@ -161,22 +161,8 @@ def title_of(profile, path):
     return "%s: %s" % (profile.get("section", os.path.basename(path)), name)
 
 
-def render(path, out):
-    import matplotlib
-    matplotlib.use("svg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams.update({"svg.hashsalt": "rc4tune", "svg.fonttype": "none",
-                         "font.size": 9})
-    with open(path) as f:
-        profile = json.load(f)
-    kernels, openssl, source = single_stream(profile)
-    calls, ratios = batch_calls(profile)
-
-    fig = plt.figure(figsize=(10, 7.5))
-    grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1], hspace=0.45,
-                            wspace=0.45)
-    ax = fig.add_subplot(grid[0, :])
+def draw_single(ax, kernels, openssl, source):
+    """The top panel: the best kernels' MB/s by block size, and OpenSSL's."""
     best = best_kernels(kernels)
     for name in best:
         row = kernels[name]
@@ -204,45 +190,63 @@ def render(path, out):
         ax.text(0.5, 0.5, "no single-stream figures in this profile",
                 transform=ax.transAxes, ha="center")
 
-    for i, (call, (fn, unit, _)) in enumerate(CALLS.items()):
-        bx = fig.add_subplot(grid[1, i])
-        figures = calls[call]
-        if figures and "serial" in figures:
-            base = figures["serial"]
-            names = sorted(figures, key=lambda n: figures[n])
-            shares = [figures[n] / base for n in names]
-            colors = ["grey" if n == "serial" else "tab:blue" for n in names]
-            bx.barh(names, shares, color=colors)
-            bx.axvline(1.0, color="black", linewidth=0.8)
-            bx.set_xlabel("share of serial (serial: %s)" % fmt(
-                base, call))
-            bx.set_title("%s: %s" % (fn, unit.split(" (")[0]))
-        elif figures:
-            best_v = max(figures.values())
-            names = sorted(figures, key=lambda n: figures[n])
-            bx.barh(names, [figures[n] / best_v for n in names])
-            bx.set_xlabel("share of the best (no serial row)")
-            bx.set_title("%s: %s" % (fn, unit.split(" (")[0]))
-        elif ratios and i == 0:
-            names = sorted(ratios, key=lambda n: ratios[n])
-            bx.barh(names, [ratios[n] for n in names], color="tab:green")
-            bx.set_xlabel("share of the best")
-            bx.set_title("batch kernels, both calls (one ratio each)")
-        elif ratios:
-            bx.set_axis_off()
-            bx.text(0.5, 0.5, "a converted table: one ratio to the best\n"
-                    "per batch kernel, for both calls;\nno serial row, "
-                    "no figure per call", transform=bx.transAxes,
-                    ha="center", va="center")
-            continue
-        else:
-            bx.set_axis_off()
-            bx.text(0.5, 0.5, "%s: not measured in this profile" % fn,
-                    transform=bx.transAxes, ha="center")
-            continue
-        bx.tick_params(axis="y", labelsize=7)
-        bx.grid(True, axis="x", alpha=0.3)
 
+def say_instead(bx, text, va="baseline"):
+    bx.set_axis_off()
+    bx.text(0.5, 0.5, text, transform=bx.transAxes, ha="center", va=va)
+
+
+def draw_call(bx, i, call, figures, ratios):
+    """Panel I: batch call CALL's kernels, as shares of serial (or of the
+    best without a serial row); a converted table's RATIOS in the first."""
+    fn, unit, _ = CALLS[call]
+    if figures and "serial" in figures:
+        base = figures["serial"]
+        names = sorted(figures, key=lambda n: figures[n])
+        colors = ["grey" if n == "serial" else "tab:blue" for n in names]
+        bx.barh(names, [figures[n] / base for n in names], color=colors)
+        bx.axvline(1.0, color="black", linewidth=0.8)
+        bx.set_xlabel("share of serial (serial: %s)" % fmt(base, call))
+        bx.set_title("%s: %s" % (fn, unit.split(" (")[0]))
+    elif figures:
+        best_v = max(figures.values())
+        names = sorted(figures, key=lambda n: figures[n])
+        bx.barh(names, [figures[n] / best_v for n in names])
+        bx.set_xlabel("share of the best (no serial row)")
+        bx.set_title("%s: %s" % (fn, unit.split(" (")[0]))
+    elif ratios and i == 0:
+        names = sorted(ratios, key=lambda n: ratios[n])
+        bx.barh(names, [ratios[n] for n in names], color="tab:green")
+        bx.set_xlabel("share of the best")
+        bx.set_title("batch kernels, both calls (one ratio each)")
+    elif ratios:
+        return say_instead(bx, "a converted table: one ratio to the best\n"
+                           "per batch kernel, for both calls;\nno serial "
+                           "row, no figure per call", va="center")
+    else:
+        return say_instead(bx, "%s: not measured in this profile" % fn)
+    bx.tick_params(axis="y", labelsize=7)
+    bx.grid(True, axis="x", alpha=0.3)
+
+
+def render(path, out):
+    import matplotlib
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"svg.hashsalt": "rc4tune", "svg.fonttype": "none",
+                         "font.size": 9})
+    with open(path) as f:
+        profile = json.load(f)
+    kernels, openssl, source = single_stream(profile)
+    calls, ratios = batch_calls(profile)
+
+    fig = plt.figure(figsize=(10, 7.5))
+    grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1], hspace=0.45,
+                            wspace=0.45)
+    draw_single(fig.add_subplot(grid[0, :]), kernels, openssl, source)
+    for i, call in enumerate(CALLS):
+        draw_call(fig.add_subplot(grid[1, i]), i, call, calls[call], ratios)
     fig.suptitle(title_of(profile, path))
     fig.savefig(out, format="svg", metadata={"Date": None},
                 bbox_inches="tight")
