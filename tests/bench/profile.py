@@ -85,7 +85,7 @@ def profile_path(outdir, section):
     return os.path.join(outdir, name)
 
 
-def main():
+def args():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rc4tune", required=True)
     ap.add_argument("--bench", default="")
@@ -100,8 +100,63 @@ def main():
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--force", action="store_true",
                     help="replace an existing profile of this CPU")
-    a = ap.parse_args()
+    return ap.parse_args()
 
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc) \
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def timed(taken, step, run_no, measure):
+    """MEASURE()'s result; TAKEN gets when it ran, how long, and the
+    load after it, so a slowed minute can be matched to its figures."""
+    at, start = utc_now(), time.monotonic()
+    got = measure()
+    taken.append({"step": step, "run": run_no, "at": at,
+                  "seconds": round(time.monotonic() - start, 1),
+                  "load": os.getloadavg()[0]})
+    return got
+
+
+def measure(a):
+    """The runs, each but the last (or the only one) followed by the
+    benchmarks named; what each list got, and when (\"taken\")."""
+    got = {"runs": [], "bench": [], "bench_batch": [], "flows": [],
+           "taken": []}
+    steps = [("bench", a.bench, lambda: text_lines([a.bench])),
+             ("bench_batch", a.bench_batch,
+              lambda: text_lines([a.bench_batch])),
+             ("flows", a.flows, lambda: flows_of(a.flows))]
+    for i in range(a.runs):
+        if i > 0:
+            time.sleep(a.gap)
+        sys.stderr.write("profile: run %d of %d\n" % (i + 1, a.runs))
+        speed = json.loads(run([a.rc4tune, "--speed", "--json", "--budget",
+                                a.budget]))
+        speed["at"] = utc_now()
+        speed["load"] = os.getloadavg()[0]
+        got["runs"].append(speed)
+        for step, prog, fn in steps:
+            if prog and (i + 1 < a.runs or a.runs == 1):
+                got[step].append(timed(got["taken"], step, i + 1, fn))
+    return got
+
+
+def limits_of(prog, taken):
+    # Named, it must run: a profile without the store bound cannot
+    # give the bench lines' shares a meaning.
+    limits = timed(taken, "limits", None,
+                   lambda: json.loads(run([prog, "--json"])))
+    missing = [k for k in ("stores_8", "stores_32", "stores_64")
+               if k not in limits]
+    if missing:
+        sys.exit("profile: %s --json lacks %s" % (prog, ", ".join(missing)))
+    return limits
+
+
+def main():
+    a = args()
     # A committed profile is evidence the rules are held against: refuse
     # to replace it unless told to, and say so before measuring anything.
     section = run([a.rc4tune, "--section"]).strip()
@@ -110,35 +165,9 @@ def main():
         sys.exit("profile: %s exists (a committed profile?); not replacing "
                  "it: make profile PROFILE_FORCE=1 (profile.py --force) "
                  "replaces it" % path)
-
-    runs, bench, bench_batch, flows, limits = [], [], [], [], None
-    for i in range(a.runs):
-        if i > 0:
-            time.sleep(a.gap)
-        sys.stderr.write("profile: run %d of %d\n" % (i + 1, a.runs))
-        speed = json.loads(run([a.rc4tune, "--speed", "--json", "--budget",
-                                a.budget]))
-        speed["at"] = datetime.datetime.now(datetime.timezone.utc) \
-            .strftime("%Y-%m-%dT%H:%M:%SZ")
-        speed["load"] = os.getloadavg()[0]
-        runs.append(speed)
-        if i + 1 < a.runs or a.runs == 1:
-            if a.bench:
-                bench.append(text_lines([a.bench]))
-            if a.bench_batch:
-                bench_batch.append(text_lines([a.bench_batch]))
-            if a.flows:
-                flows.append(flows_of(a.flows))
-    if a.limits:
-        # Named, it must run: a profile without the store bound cannot
-        # give the bench lines' shares a meaning.
-        limits = json.loads(run([a.limits, "--json"]))
-        missing = [k for k in ("stores_8", "stores_32", "stores_64")
-                   if k not in limits]
-        if missing:
-            sys.exit("profile: %s --json lacks %s" % (a.limits,
-                                                      ", ".join(missing)))
-    section = runs[0]["cpu"]
+    got = measure(a)
+    limits = limits_of(a.limits, got["taken"]) if a.limits else None
+    section = got["runs"][0]["cpu"]
     profile = {
         "format": "rc4tune-profile 1",
         "section": section,
@@ -146,11 +175,12 @@ def main():
         "source": "make profile",
         "commit": a.commit,
         "partial": False,
-        "runs": runs,
-        "bench": bench,
-        "bench_batch": bench_batch,
-        "flows": flows,
+        "runs": got["runs"],
+        "bench": got["bench"],
+        "bench_batch": got["bench_batch"],
+        "flows": got["flows"],
         "limits": limits,
+        "taken": got["taken"],
         "bound_loop": BOUND_LOOP,
         "timing": TIMING,
     }
