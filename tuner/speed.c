@@ -128,6 +128,25 @@ void speed_unpin(const struct speed_cpu *c)
 		sched_setaffinity(0, sizeof c->was, &c->was);
 }
 
+int speed_cpus(void)
+{
+	cpu_set_t s;
+
+	return sched_getaffinity(0, sizeof s, &s) == 0 && CPU_COUNT(&s) > 0
+		       ? CPU_COUNT(&s)
+		       : 1;
+}
+
+int speed_whole_turns(int rounds, int most, int cpus)
+{
+	/* speed_pin's order: each run of CPUS turns of the placements
+	 * takes each placement to each CPU once */
+	int turn = SPEED_PLACES * (cpus > 1 ? cpus : 1);
+	int whole = (rounds + turn - 1) / turn * turn;
+
+	return rounds < SPEED_PLACES || whole > most ? rounds : whole;
+}
+
 int speed_round(struct speed_table *t, const size_t *rows, size_t n,
 		speed_slice *f, void *ctx)
 {

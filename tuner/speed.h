@@ -65,6 +65,16 @@ struct speed_cpu {
 void speed_pin(struct speed_cpu *c, int round);
 void speed_unpin(const struct speed_cpu *c);
 
+/* The CPUs the rounds take in turn: the process's affinity (1 if
+ * unknown). */
+int speed_cpus(void);
+/* The rounds a benchmark runs when asked for ROUNDS (at most MOST) on
+ * CPUS CPUs: from a turn of the placements on, whole turns of every
+ * placement on every CPU, so that a CPU in another state (its other
+ * hardware thread busy) weighs on every placement alike; ROUNDS where
+ * fewer, or where the next whole turn is past MOST. */
+int speed_whole_turns(int rounds, int most, int cpus);
+
 /* What the rounds say of a row in a cell. */
 struct speed {
 	double rate;   /* the median as at its worst placement: its speed */

@@ -219,6 +219,7 @@ static int parse_args(int argc, char **argv, struct opts *o,
 			MAXROUNDS);
 		return -1;
 	}
+	o->rounds = speed_whole_turns(o->rounds, MAXROUNDS, speed_cpus());
 	return n;
 }
 
@@ -314,10 +315,10 @@ static void print_ratio(const struct speed_table *t, const struct cand *cands,
 	speed_row(t, (size_t)pick, NULL, &r, a);
 	speed_row(t, (size_t)best, NULL, &r, b);
 	double low = speed_ratio_bound(a, b, t->rounds, 0.95, &median);
-	printf("%s %s: %spick/best = %.3f (best %s); round by round: median "
-	       "%.3f, at least %.3f at 95 %%\n",
+	printf("%s %s: %spick/best = %.3f (best %s); round by round over %d "
+	       "rounds: median %.3f, at least %.3f at 95 %%\n",
 	       o->picker, o->pick, what, cands[pick].score / cands[best].score,
-	       cands[best].name, median, low);
+	       cands[best].name, t->rounds, median, low);
 }
 
 /* The state layout a kernel's name starts with ("char-"), its length. */

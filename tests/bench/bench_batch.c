@@ -227,6 +227,7 @@ static int parse_args(int argc, char **argv, int *rounds, double *secs)
 			MAXROUNDS);
 		return -1;
 	}
+	*rounds = speed_whole_turns(*rounds, MAXROUNDS, speed_cpus());
 	return 0;
 }
 

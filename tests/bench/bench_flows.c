@@ -285,6 +285,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_flows: rounds 1..%d\n", SPEED_MAX_ROUNDS);
 		return 2;
 	}
+	rounds = speed_whole_turns(rounds, SPEED_MAX_ROUNDS, speed_cpus());
 	if (setup() != 0 || measure(rounds, secs) != 0) {
 		perror("bench_flows");
 		return 1;

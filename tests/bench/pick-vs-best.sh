@@ -32,7 +32,7 @@ trap 'exit 1' HUP INT TERM
 head_to_head() {
 	[ -n "$2" ] && [ "$2" != "$1" ] || return 0
 	"$bench" --rounds 30 --pick "$1" "$1" "$2" >"$tmp/again" || exit 1
-	echo "  head to head, 30 rounds: $(sed -n 's/^--pick [^:]*: \(pick\/best\)/\1/p' "$tmp/again")"
+	echo "  head to head: $(sed -n 's/^--pick [^:]*: \(pick\/best\)/\1/p' "$tmp/again")"
 }
 
 i=0

@@ -6,7 +6,10 @@
  * rc4tune_key array and separate input and output buffers at each of the
  * core's placements in turn.
  *
- * Prints MB/s per placement (the median of its rounds), then the
+ * The rounds are whole turns of every placement on every CPU
+ * (speed_whole_turns), so that a CPU in another state weighs on each
+ * placement alike.  Prints MB/s per placement (the median of its
+ * rounds), then the
  * kernel's speed as the core defines it (the median as at its worst
  * placement, what the tuner and `make bench` report), the best
  * placement's median, their ratio and the spread within placements. */
@@ -83,6 +86,7 @@ static int parse_args(int argc, char **argv, int *rounds, double *secs,
 			SPEED_MAX_ROUNDS, SPEED_BUF);
 		return -1;
 	}
+	*rounds = speed_whole_turns(*rounds, SPEED_MAX_ROUNDS, speed_cpus());
 	return n;
 }
 
@@ -91,9 +95,9 @@ static void print_rows(const struct speed_table *t, const struct row *rows,
 {
 	printf("MB/s in %zu-byte calls, the key and buffers at each "
 	       "placement of the timing core (the median of %d rounds over "
-	       "%d placements)\n"
+	       "%d placements on %d CPUs)\n"
 	       "%-24s",
-	       block, t->rounds, SPEED_PLACES, "kernel");
+	       block, t->rounds, SPEED_PLACES, speed_cpus(), "kernel");
 	for (int p = 0; p < SPEED_PLACES; p++)
 		printf("   at %d", p);
 	printf(" %7s %7s %6s %7s\n", "speed", "best", "s/b", "spread");

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* check_speed.c - the timing core's rounds visit the CPUs the process may
  * run on in turn, each placement on each (rc4tune(1), WHAT A RESULT MUST
- * HOLD), a round on one CPU throughout, and leave the process free to run
- * where it could before. */
+ * HOLD), a benchmark's rounds each alike, a round on one CPU throughout,
+ * and leave the process free to run where it could before. */
 #include <config.h>
 
 #include <sched.h>
@@ -50,27 +50,64 @@ static void run_rounds(int rounds)
 	ck_assert_msg(!split_round, "a round's slices ran on two CPUs");
 }
 
+/* A benchmark's rounds: from a turn of the placements on, whole turns of
+ * every placement on every CPU; as asked where fewer, or past the most. */
+START_TEST(test_whole_turns)
+{
+	static const struct {
+		int rounds, most, cpus, want;
+	} c[] = {
+		{ 3, 255, 2, 3 },     { 5, 255, 4, 5 },    { 6, 255, 2, 12 },
+		{ 18, 255, 2, 24 },   { 24, 255, 2, 24 },  { 25, 255, 2, 36 },
+		{ 18, 255, 1, 18 },   { 19, 255, 1, 24 },  { 18, 255, 0, 18 },
+		{ 15, 64, 8, 48 },    { 18, 64, 16, 18 },  { 60, 64, 2, 60 },
+		{ 240, 255, 2, 240 }, { 250, 255, 2, 252 }, { 253, 255, 2, 253 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		ck_assert_msg(speed_whole_turns(c[i].rounds, c[i].most,
+						c[i].cpus) == c[i].want,
+			      "%d rounds (at most %d) on %d CPUs: %d, not %d",
+			      c[i].rounds, c[i].most, c[i].cpus,
+			      speed_whole_turns(c[i].rounds, c[i].most,
+						c[i].cpus),
+			      c[i].want);
+}
+END_TEST
+
+/* Each of ROUNDS rounds on one of N CPUs: each placement on each the same
+ * number of times. */
+static void each_alike(int rounds, int n)
+{
+	for (int i = 0; i < rounds; i++) {
+		int same = 0;
+		for (int j = 0; j < rounds; j++)
+			same += t.place[j] == t.place[i] && cpu_of[j] == cpu_of[i];
+		ck_assert_msg(same == rounds / (SPEED_PLACES * n),
+			      "%d rounds: placement %d on CPU %d %d times, not "
+			      "%d",
+			      rounds, t.place[i], cpu_of[i], same,
+			      rounds / (SPEED_PLACES * n));
+	}
+}
+
+/* The rounds a benchmark asks for take each placement to each of the
+ * process's CPUs the same number of times. */
 START_TEST(test_each_placement_on_each_cpu)
 {
 	cpu_set_t allowed;
 
 	ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
-	int n = CPU_COUNT(&allowed), cycles = SPEED_MAX_ROUNDS / SPEED_PLACES;
-	int rounds = (n < cycles ? n : cycles) * SPEED_PLACES;
+	int n = CPU_COUNT(&allowed);
+	ck_assert_int_eq(speed_cpus(), n);
+	int rounds = speed_whole_turns(3 * SPEED_PLACES, SPEED_MAX_ROUNDS, n);
 	run_rounds(rounds);
-	/* no (placement, CPU) pair twice in n cycles of the placements, so
-	 * each placement on each CPU */
-	for (int i = 0; i < rounds; i++) {
+	for (int i = 0; i < rounds; i++)
 		ck_assert_msg(CPU_ISSET(cpu_of[i], &allowed),
 			      "round %d on CPU %d, not the process's", i,
 			      cpu_of[i]);
-		for (int j = 0; j < i; j++)
-			ck_assert_msg(t.place[i] != t.place[j] ||
-					      cpu_of[i] != cpu_of[j],
-				      "rounds %d and %d: placement %d on CPU %d "
-				      "twice",
-				      j, i, t.place[i], cpu_of[i]);
-	}
+	/* else more CPUs than a turn of each can take */
+	if (rounds % (SPEED_PLACES * n) == 0)
+		each_alike(rounds, n);
 	speed_free(&t);
 }
 END_TEST
@@ -104,6 +141,7 @@ int main(void)
 	}
 	if (CPU_COUNT(&allowed) < 2)
 		printf("note: one CPU here: the rounds have nowhere to go\n");
+	tcase_add_test(tc, test_whole_turns);
 	tcase_add_test(tc, test_each_placement_on_each_cpu);
 	tcase_add_test(tc, test_one_cpu_stays);
 	suite_add_tcase(s, tc);
