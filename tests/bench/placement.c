@@ -9,10 +9,10 @@
  * The rounds are whole turns of every placement on every CPU
  * (speed_whole_turns), so that a CPU in another state weighs on each
  * placement alike.  Prints MB/s per placement (the median of its
- * rounds), then the
- * kernel's speed as the core defines it (the median as at its worst
- * placement, what the tuner and `make bench` report), the best
- * placement's median, their ratio and the spread within placements. */
+ * rounds), then the kernel's speed as the core defines it (the median as
+ * at its worst placement, what the tuner and `make bench` report), the
+ * best placement's median, their ratio and the spread within
+ * placements. */
 #include <config.h>
 
 #include <stdio.h>
