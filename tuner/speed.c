@@ -2,6 +2,7 @@
 /* speed.c - the timing core (speed.h). */
 #include <config.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,12 +109,14 @@ void speed_pin(struct speed_cpu *c, int round)
 	int n;
 
 	c->moved = false;
+	c->nth = 0;
 	if (sched_getaffinity(0, sizeof c->was, &c->was) != 0 ||
 	    (n = CPU_COUNT(&c->was)) < 2)
 		return;
 	/* each placement comes to each CPU in turn (rc4tune(1), WHAT A
 	 * RESULT MUST HOLD) */
-	int nth = (round % SPEED_PLACES + round / SPEED_PLACES) % n, cpu = 0;
+	c->nth = (round % SPEED_PLACES + round / SPEED_PLACES) % n;
+	int nth = c->nth, cpu = 0;
 	for (;; cpu++)
 		if (CPU_ISSET(cpu, &c->was) && nth-- == 0)
 			break;
@@ -159,6 +162,7 @@ int speed_round(struct speed_table *t, const size_t *rows, size_t n,
 	if (cpu.moved)
 		warm();
 	t->place[round] = (unsigned char)place;
+	t->cpu[round] = (unsigned char)cpu.nth;
 	for (int c = 0; c < t->ncells; c++)
 		for (size_t j = 0; j < n; j++) {
 			size_t k = (j + (size_t)round) % n;
@@ -231,18 +235,54 @@ double speed_spread(const double *v, int n)
 	return SD_PER_MAD * speed_median(dev, n, tmp) / mid;
 }
 
+struct weighed {
+	double v, w;
+};
+
+static int cmp_weighed(const void *a, const void *b)
+{
+	return cmp_double(&((const struct weighed *)a)->v,
+			  &((const struct weighed *)b)->v);
+}
+
+/* The median of the N samples V taken on the CPUs CPU, each CPU's samples
+ * weighing 1 in all: what a program meets that runs on any of them alike.
+ * Where each CPU has as many, the plain median (speed_median). */
+static double cpus_median(const double *v, const unsigned char *cpu, int n)
+{
+	struct weighed s[SPEED_MAX_ROUNDS];
+	int count[UCHAR_MAX + 1] = { 0 }, cpus = 0;
+
+	for (int i = 0; i < n; i++)
+		cpus += count[cpu[i]]++ == 0;
+	for (int i = 0; i < n; i++)
+		s[i] = (struct weighed){ v[i], 1.0 / count[cpu[i]] };
+	qsort(s, (size_t)n, sizeof *s, cmp_weighed);
+	/* the first sample at which half the weight is in; on the half
+	 * exactly, the mean of it and the next */
+	double half = cpus / 2.0, in = 0, eps = 1e-9;
+	int i = 0;
+	while (i < n - 1 && (in += s[i].w) < half - eps)
+		i++;
+	return i < n - 1 && in < half + eps ? (s[i].v + s[i + 1].v) / 2
+					     : s[i].v;
+}
+
 /* ROW's median in CELL at each placement into S->at; the counts in K. */
 static void place_medians(const struct speed_table *t, size_t row, int cell,
 			  struct speed *s, int k[SPEED_PLACES])
 {
-	double v[SPEED_MAX_ROUNDS], tmp[SPEED_MAX_ROUNDS];
+	double v[SPEED_MAX_ROUNDS];
+	unsigned char cpu[SPEED_MAX_ROUNDS];
 
 	for (int p = 0; p < SPEED_PLACES; p++) {
 		k[p] = 0;
 		for (int j = 0; j < t->rounds; j++)
-			if (t->place[j] == p)
+			if (t->place[j] == p) {
+				cpu[k[p]] = t->cpu[j];
 				v[k[p]++] = *speed_sample(t, row, cell, j);
-		s->at[p] = k[p] ? speed_median(v, k[p], tmp) : 0;
+			}
+		s->at[p] = k[p] ? cpus_median(v, cpu, k[p]) : 0;
 	}
 }
 
@@ -265,7 +305,7 @@ static double within(const struct speed_table *t, size_t row, int cell,
 void speed_of(const struct speed_table *t, size_t row, int cell,
 	      struct speed *s, double *v)
 {
-	double tmp[SPEED_MAX_ROUNDS], placed[SPEED_MAX_ROUNDS];
+	double placed[SPEED_MAX_ROUNDS];
 	int k[SPEED_PLACES], n = t->rounds;
 
 	memset(s, 0, sizeof *s);
@@ -273,7 +313,7 @@ void speed_of(const struct speed_table *t, size_t row, int cell,
 		return;
 	place_medians(t, row, cell, s, k);
 	s->spread = within(t, row, cell, s, k);
-	s->all = speed_median(speed_sample(t, row, cell, 0), n, tmp);
+	s->all = cpus_median(speed_sample(t, row, cell, 0), t->cpu, n);
 	double worst = s->all;
 	for (int p = 0; p < SPEED_PLACES; p++)
 		if (k[p] > 0)
@@ -283,7 +323,7 @@ void speed_of(const struct speed_table *t, size_t row, int cell,
 	for (int j = 0; j < n; j++)
 		placed[j] = *speed_sample(t, row, cell, j) * worst /
 			    s->at[t->place[j]];
-	s->rate = speed_median(placed, n, tmp);
+	s->rate = cpus_median(placed, t->cpu, n);
 	if (v != NULL)
 		memcpy(v, placed, (size_t)n * sizeof *v);
 }

@@ -37,6 +37,8 @@ struct speed_table {
 	int ncells, rounds;
 	double *rate;
 	unsigned char place[SPEED_MAX_ROUNDS]; /* each round's placement */
+	/* each round's CPU, the nth of the process's: under 48 (speed_pin) */
+	unsigned char cpu[SPEED_MAX_ROUNDS];
 };
 
 /* ROW's rate in CELL over one slice, its keys at PLACE. */
@@ -61,6 +63,7 @@ double *speed_sample(const struct speed_table *t, size_t row, int cell,
 struct speed_cpu {
 	cpu_set_t was;
 	bool moved;
+	int nth; /* of the process's CPUs (0 if it has one) */
 };
 void speed_pin(struct speed_cpu *c, int round);
 void speed_unpin(const struct speed_cpu *c);
@@ -85,9 +88,12 @@ struct speed {
 
 /* ROW in CELL so far; V (unless NULL) gets each round's sample as at the
  * worst placement, so that a figure of several cells' rounds sees the row
- * at its slowest too.  A placement counts as slower only by what two
- * standard errors of its median do not explain: on a busy machine its
- * few slices would otherwise cost a row at random. */
+ * at its slowest too.  In each median each CPU's rounds weigh alike, so
+ * that a CPU in another state weighs on every placement alike however
+ * few the rounds (in whole turns: the plain median).  A placement counts
+ * as slower only by what two standard errors of its median do not
+ * explain: on a busy machine its few slices would otherwise cost a row at
+ * random. */
 void speed_of(const struct speed_table *t, size_t row, int cell,
 	      struct speed *s, double *v);
 

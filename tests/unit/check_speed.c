@@ -2,7 +2,8 @@
 /* check_speed.c - the timing core's rounds visit the CPUs the process may
  * run on in turn, each placement on each (rc4tune(1), WHAT A RESULT MUST
  * HOLD), a benchmark's rounds each alike, a round on one CPU throughout,
- * and leave the process free to run where it could before. */
+ * which the table records, and leave the process free to run where it
+ * could before; each CPU's rounds weigh alike in a row's figures. */
 #include <config.h>
 
 #include <sched.h>
@@ -93,6 +94,21 @@ static void each_alike(int rounds, int n)
 	}
 }
 
+/* Each round's CPU in the table is the one it ran on: the nth of the
+ * process's ALLOWED CPUs. */
+static void cpus_recorded(int rounds, const cpu_set_t *allowed)
+{
+	for (int i = 0; i < rounds; i++) {
+		int nth = t.cpu[i], cpu = 0;
+		for (;; cpu++)
+			if (CPU_ISSET(cpu, allowed) && nth-- == 0)
+				break;
+		ck_assert_msg(cpu == cpu_of[i], "round %d on CPU %d, recorded "
+			      "as the process's CPU %d (%d)", i, cpu_of[i],
+			      t.cpu[i], cpu);
+	}
+}
+
 /* The rounds a benchmark asks for take each placement to each of the
  * process's CPUs the same number of times. */
 START_TEST(test_each_placement_on_each_cpu)
@@ -109,7 +125,50 @@ START_TEST(test_each_placement_on_each_cpu)
 			      "round %d on CPU %d, not the process's", i,
 			      cpu_of[i]);
 	each_alike(rounds, n);
+	cpus_recorded(rounds, &allowed);
 	speed_free(&t);
+}
+END_TEST
+
+/* One row in one cell at placement 0, the rounds' samples V on CPU. */
+static struct speed one_place(const double *v, const unsigned char *cpu,
+			      int n)
+{
+	struct speed s;
+
+	ck_assert_int_eq(speed_init(&t, 1, 1), 0);
+	for (int i = 0; i < n; i++) {
+		*speed_sample(&t, 0, 0, i) = v[i];
+		t.cpu[i] = cpu[i];
+	}
+	t.rounds = n;
+	speed_of(&t, 0, 0, &s, NULL);
+	speed_free(&t);
+	return s;
+}
+
+/* A CPU with more of a placement's rounds than another (a budget's
+ * rounds, not whole turns) does not weigh more in its figures; where each
+ * has as many, they are the plain median. */
+START_TEST(test_cpus_weigh_alike)
+{
+	static const double slow_fast[] = { 80, 102, 78, 98, 82 };
+	static const unsigned char three_two[] = { 0, 1, 0, 1, 0 };
+	static const double even[] = { 70, 100, 90, 60, 75, 85 };
+	static const unsigned char alike[] = { 0, 1, 2, 1, 2, 0 };
+	double tmp[6];
+
+	struct speed s = one_place(slow_fast, three_two, 5);
+	ck_assert_msg(s.at[0] == 90 && s.all == 90 && s.rate == 90,
+		      "CPU 0's 78-82 and CPU 1's 98-102: at %g, all %g, rate "
+		      "%g, not 90 (the mean of 82 and 98)",
+		      s.at[0], s.all, s.rate);
+	s = one_place(even, alike, 6);
+	double plain = speed_median(even, 6, tmp);
+	ck_assert_msg(s.at[0] == plain && s.all == plain && s.rate == plain,
+		      "two rounds on each CPU: at %g, all %g, rate %g, not the "
+		      "median %g",
+		      s.at[0], s.all, s.rate, plain);
 }
 END_TEST
 
@@ -145,6 +204,7 @@ int main(void)
 	tcase_add_test(tc, test_whole_turns);
 	tcase_add_test(tc, test_each_placement_on_each_cpu);
 	tcase_add_test(tc, test_one_cpu_stays);
+	tcase_add_test(tc, test_cpus_weigh_alike);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }
