@@ -191,7 +191,7 @@ static const struct rc4_rule crypt_many_rules[] = {
 	     "AMD family 26 and later: 8 streams of 8-bit state in assembly "
 	     "(measured the best on Zen 5)",
 	     "char-8lane-asm", "serial"),
-	/* Within the kernel's family serial's worst case is 0.74 (Zen 5;
+	/* Within the kernel's family serial's worst case is 0.73 (Zen 5;
 	 * 0.83 on Zen 4, 0.84 on Zen 1, 0.85 on Rocket Lake: the lanes lead
 	 * there, and their rules say so); char-8lane-asm's, 0.60 (Rocket
 	 * Lake). */
